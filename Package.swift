@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Loft",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "Loft", targets: ["Loft"]),
+        .library(name: "LoftTesting", targets: ["LoftTesting"]),
+        .executable(name: "Playground", targets: ["Playground"]),
+        .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        .target(name: "Signals"),
+        .target(name: "Loft", dependencies: ["Signals"]),
+        .target(name: "LoftTesting", dependencies: ["Loft"]),
+        .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground"),
+        .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(name: "LoftTests", dependencies: ["Loft"]),
+        .testTarget(name: "LoftTestingTests", dependencies: ["LoftTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

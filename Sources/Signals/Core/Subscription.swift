@@ -1,0 +1,76 @@
+import Synchronization
+
+/// The token that ends a subscription: the value `sink` returns and the one a subscriber receives.
+///
+/// **Behavior**
+/// - `cancel()` is idempotent and thread-safe; the first call runs the cancellation, later calls do nothing.
+/// - When the last reference to the token goes away, it cancels itself: keep it (for example with
+///   `store(in:)`) for as long as you want values.
+/// - After `cancel()` returns, the subscriber receives nothing that had not already started.
+///
+/// ```swift
+/// var subscriptions = Set<Subscription>()
+/// subject.sink { print($0) }.store(in: &subscriptions)
+/// ```
+public final class Subscription: Cancellable, Hashable, Sendable {
+    private let isCancelledFlag = Atomic<Bool>(false)
+    private let onCancel: Locked<(@Sendable () -> Void)?>
+
+    /// Makes a token that runs `onCancel` the first time it is cancelled (or released).
+    ///
+    /// - Parameter onCancel: the cancellation; it runs once, on the thread that cancels.
+    public init(_ onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = Locked(onCancel)
+    }
+
+    /// Makes a token for an activity that needs no cancellation (it is already over).
+    public init() {
+        self.onCancel = Locked(nil)
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Whether `cancel()` has been called.
+    public var isCancelled: Bool {
+        isCancelledFlag.load(ordering: .acquiring)
+    }
+
+    /// Cancels the subscription. Idempotent and thread-safe.
+    public func cancel() {
+        guard !isCancelledFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // The closure is released here, not at deinit, so what it captured does not outlive the cancel.
+        let action = onCancel.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+
+    /// Keeps this token in `set`; it cancels when removed from the set or when the set is released.
+    public func store(in set: inout Set<Subscription>) {
+        set.insert(self)
+    }
+
+    /// Keeps this token in `array`.
+    public func store(in array: inout [Subscription]) {
+        array.append(self)
+    }
+
+    public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+extension Cancellable {
+    /// Wraps this activity in a `Subscription` that cancels it when released.
+    public func asSubscription() -> Subscription {
+        if let subscription = self as? Subscription { return subscription }
+        return Subscription { self.cancel() }
+    }
+}

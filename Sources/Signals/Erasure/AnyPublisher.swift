@@ -1,0 +1,28 @@
+/// A publisher with its concrete type hidden: the type to put in an API.
+///
+/// ```swift
+/// func users() -> AnyPublisher<[User], any Error> { … .eraseToAnyPublisher() }
+/// ```
+public struct AnyPublisher<Output: Sendable, Failure: Error>: Publisher {
+    private let subscribe: @Sendable (AnySubscriber<Output, Failure>) -> Void
+
+    /// Wraps `publisher`.
+    public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+        if let erased = publisher as? AnyPublisher<Output, Failure> {
+            self = erased
+        } else {
+            subscribe = { publisher.receive(subscriber: $0) }
+        }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscribe(AnySubscriber(subscriber))
+    }
+}
+
+extension Publisher {
+    /// This publisher as an `AnyPublisher`.
+    public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
+        AnyPublisher(self)
+    }
+}

@@ -1,0 +1,48 @@
+import Synchronization
+
+/// What a subscriber that can end its stream early keeps: the upstream token and whether it has ended.
+///
+/// The token may arrive after the subscriber has already ended (for example when it was cancelled from another
+/// thread before `receive(subscription:)`); it is then cancelled at once.
+package final class UpstreamLink: Sendable {
+    private let ended = Atomic<Bool>(false)
+    private let upstream = Locked<Subscription?>(nil)
+
+    package init() {}
+
+    /// False once `end` has been called.
+    @inline(__always)
+    package var isActive: Bool {
+        !ended.load(ordering: .acquiring)
+    }
+
+    /// Keeps the upstream token, or cancels it when the link has already ended.
+    package func attach(_ subscription: Subscription) {
+        let kept = upstream.withLock { stored -> Bool in
+            guard !ended.load(ordering: .acquiring) else { return false }
+            stored = subscription
+            return true
+        }
+        if !kept { subscription.cancel() }
+    }
+
+    /// Ends the link. Returns true for the first caller only; it cancels the upstream token when asked to
+    /// (not when the upstream itself completed) and releases it either way.
+    @discardableResult
+    package func end(cancellingUpstream: Bool) -> Bool {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+        let token = upstream.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+        if cancellingUpstream { token?.cancel() }
+        return true
+    }
+
+    /// A token for the downstream that ends this link and cancels the upstream.
+    package func downstreamToken(onCancel: (@Sendable () -> Void)? = nil) -> Subscription {
+        Subscription { [self] in
+            if end(cancellingUpstream: true) { onCancel?() }
+        }
+    }
+}

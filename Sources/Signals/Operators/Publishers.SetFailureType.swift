@@ -1,0 +1,28 @@
+extension Publisher where Failure == Never {
+    /// Changes the declared failure type of a publisher that cannot fail, so it composes with ones that can.
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
+        Publishers.SetFailureType(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// The publisher `setFailureType(to:)` returns; it never actually fails.
+    public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
+        public typealias Output = Upstream.Output
+
+        public let upstream: Upstream
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: Inner(downstream: subscriber))
+        }
+
+        private struct Inner<Downstream: Subscriber>: Subscriber
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            let downstream: Downstream
+
+            func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+            func receive(_ input: Output) { downstream.receive(input) }
+            func receive(completion: Completion<Never>) { downstream.receive(completion: .finished) }
+        }
+    }
+}

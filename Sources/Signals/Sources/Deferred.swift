@@ -1,0 +1,17 @@
+/// A publisher that makes a new publisher for each subscriber, when it subscribes.
+public struct Deferred<DeferredPublisher: Publisher>: Publisher {
+    public typealias Output = DeferredPublisher.Output
+    public typealias Failure = DeferredPublisher.Failure
+
+    /// Called once per subscriber.
+    public let createPublisher: @Sendable () -> DeferredPublisher
+
+    /// Makes a publisher that calls `createPublisher` at each subscription.
+    public init(createPublisher: @escaping @Sendable () -> DeferredPublisher) {
+        self.createPublisher = createPublisher
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        createPublisher().receive(subscriber: subscriber)
+    }
+}
