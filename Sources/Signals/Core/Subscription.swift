@@ -4,8 +4,10 @@ import Synchronization
 ///
 /// **Behavior**
 /// - `cancel()` is idempotent and thread-safe; the first call runs the cancellation, later calls do nothing.
-/// - When the last reference to the token goes away, it cancels itself: keep it (for example with
-///   `store(in:)`) for as long as you want values.
+/// - The token that `sink` returns (or that you make with `init(_:)`) cancels itself when the last reference to
+///   it goes away: keep it (for example with `store(in:)`) for as long as you want values. The token a
+///   publisher hands to a subscriber in `receive(subscription:)` does not: a subscriber that ignores it stays
+///   subscribed.
 /// - After `cancel()` returns, the subscriber receives nothing that had not already started.
 ///
 /// ```swift
@@ -15,21 +17,31 @@ import Synchronization
 public final class Subscription: Cancellable, Hashable, Sendable {
     private let isCancelledFlag = Atomic<Bool>(false)
     private let onCancel: Locked<(@Sendable () -> Void)?>
+    private let cancelsOnRelease: Bool
 
-    /// Makes a token that runs `onCancel` the first time it is cancelled (or released).
+    /// Makes a token that runs `onCancel` the first time it is cancelled, or when it is released.
     ///
     /// - Parameter onCancel: the cancellation; it runs once, on the thread that cancels.
     public init(_ onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = Locked(onCancel)
+        self.cancelsOnRelease = true
     }
 
     /// Makes a token for an activity that needs no cancellation (it is already over).
     public init() {
         self.onCancel = Locked(nil)
+        self.cancelsOnRelease = false
+    }
+
+    /// Makes a token that runs `onCancel` once; `cancelsOnRelease: false` makes the token a publisher hands to
+    /// its subscriber, which only `cancel()` cancels.
+    package init(cancelsOnRelease: Bool, onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = Locked(onCancel)
+        self.cancelsOnRelease = cancelsOnRelease
     }
 
     deinit {
-        cancel()
+        if cancelsOnRelease { cancel() }
     }
 
     /// Whether `cancel()` has been called.

@@ -41,8 +41,8 @@ package final class UpstreamLink: Sendable {
 
     /// A token for the downstream that ends this link and cancels the upstream.
     package func downstreamToken(onCancel: (@Sendable () -> Void)? = nil) -> Subscription {
-        Subscription { [self] in
+        Subscription(cancelsOnRelease: false, onCancel: { [self] in
             if end(cancellingUpstream: true) { onCancel?() }
-        }
+        })
     }
 }

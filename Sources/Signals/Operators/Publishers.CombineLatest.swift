@@ -41,10 +41,10 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription { [upstreams, downstream] in
+                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
                         downstream.cancel()
                         upstreams.cancelAll()
-                    })
+                    }))
             }
 
             func update(_ change: (inout State) -> Void) {

@@ -44,10 +44,10 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription { [upstreams, downstream] in
+                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
                         downstream.cancel()
                         upstreams.cancelAll()
-                    })
+                    }))
             }
 
             func receive(_ value: Upstream.Output) {

@@ -35,10 +35,10 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription { [upstreams, downstream] in
+                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
                         downstream.cancel()
                         upstreams.cancelAll()
-                    })
+                    }))
             }
 
             func complete(_ completion: Completion<Failure>, id: Int) {

@@ -40,10 +40,10 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription { [upstreams, downstream] in
+                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
                         downstream.cancel()
                         upstreams.cancelAll()
-                    })
+                    }))
             }
 
             func switchTo(_ inner: Inner) {

@@ -105,9 +105,9 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
     package func subscribe(_ subscriber: any Subscriber<Output, Failure>) {
         let conduit = Conduit(subscriber)
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let token = Subscription { [weak self] in
+        let token = Subscription(cancelsOnRelease: false, onCancel: { [weak self] in
             self?.remove(id: id)
-        }
+        })
         let startDraining = state.withLock { state -> Bool in
             if let completion = state.completion {
                 let replayed = replay == .currentValueAndCompletion ? state.current : nil
