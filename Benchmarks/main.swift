@@ -1,1 +1,25 @@
-print("Benchmarks")
+import Foundation
+// Runs every scenario of the performance goals and prints one table: each figure beside a baseline measured
+// in the same run, so the ratio holds on a noisy machine. Build in release mode:
+//
+//     swift run -c release Benchmarks            # full run
+//     swift run -c release Benchmarks --quick    # a tenth of the work (CI proves the scenarios run)
+//     swift run -c release Benchmarks --check    # exit 1 when a target is missed
+//     swift run -c release Benchmarks --only b   # the scenarios whose name contains "(b)"
+
+let arguments = CommandLine.arguments
+let settings = Settings(arguments: arguments)
+let scenarios: [(key: String, run: (Settings) -> Row)] = [
+    ("a", fanOutScenario), ("b", chainScenario), ("c", subscribeCancelScenario),
+]
+let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+var rows: [Row] = []
+let order = arguments.contains("--reverse") ? scenarios.reversed() : scenarios
+for scenario in order where only == nil || only == scenario.key {
+    rows.append(scenario.run(settings))
+}
+printTable(rows)
+if arguments.contains("--check"), rows.contains(where: { !$0.holds }) {
+    print("A target was missed.")
+    exit(1)
+}

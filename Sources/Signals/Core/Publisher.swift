@@ -25,6 +25,7 @@ extension Publisher {
     /// Attaches `subscriber` to this publisher.
     ///
     /// - Parameter subscriber: receives the subscription, the values and the completion.
+    @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)
     }

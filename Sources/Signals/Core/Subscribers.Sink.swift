@@ -5,11 +5,12 @@ extension Subscribers {
     /// - Nothing is called after `cancel()` returns or after the completion.
     /// - On completion or cancel it releases its upstream, so a finished chain is freed.
     public final class Sink<Input: Sendable, Failure: Error>: Subscriber, Cancellable {
-        private let receiveValue: @Sendable (Input) -> Void
-        private let receiveCompletion: @Sendable (Completion<Failure>) -> Void
-        private let link = UpstreamLink()
+        @usableFromInline let receiveValue: @Sendable (Input) -> Void
+        @usableFromInline let receiveCompletion: @Sendable (Completion<Failure>) -> Void
+        @usableFromInline let link = UpstreamLink()
 
         /// Makes a sink with the two closures.
+        @inlinable
         public init(
             receiveCompletion: @escaping @Sendable (Completion<Failure>) -> Void,
             receiveValue: @escaping @Sendable (Input) -> Void
@@ -18,21 +19,25 @@ extension Subscribers {
             self.receiveValue = receiveValue
         }
 
+        @inlinable
         public func receive(subscription: Subscription) {
             link.attach(subscription)
         }
 
+        @inlinable
         public func receive(_ input: Input) {
             guard link.isActive else { return }
             receiveValue(input)
         }
 
+        @inlinable
         public func receive(completion: Completion<Failure>) {
             guard link.end(cancellingUpstream: false) else { return }
             receiveCompletion(completion)
         }
 
         /// Cancels the subscription: no closure is called after this returns.
+        @inlinable
         public func cancel() {
             link.end(cancellingUpstream: true)
         }
@@ -49,6 +54,7 @@ extension Publisher {
     /// )
     /// ```
     /// - Returns: the token that keeps the subscription alive; releasing it cancels.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping @Sendable (Completion<Failure>) -> Void,
         receiveValue: @escaping @Sendable (Output) -> Void
@@ -63,6 +69,7 @@ extension Publisher where Failure == Never {
     /// Subscribes with a closure for the values of a publisher that cannot fail.
     ///
     /// - Returns: the token that keeps the subscription alive; releasing it cancels.
+    @inlinable
     public func sink(receiveValue: @escaping @Sendable (Output) -> Void) -> Subscription {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }

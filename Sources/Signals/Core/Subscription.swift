@@ -35,6 +35,7 @@ public final class Subscription: Cancellable, Hashable, Sendable {
 
     /// Makes a token that runs `onCancel` once; `cancelsOnRelease: false` makes the token a publisher hands to
     /// its subscriber, which only `cancel()` cancels.
+    @usableFromInline
     package init(cancelsOnRelease: Bool, onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = Locked(onCancel)
         self.cancelsOnRelease = cancelsOnRelease

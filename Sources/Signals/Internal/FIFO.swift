@@ -1,17 +1,26 @@
 /// A first-in first-out queue with amortised O(1) push and pop, used by the delivery queues.
+///
+/// Inlinable (like the other types on a subject's hot path) so that it is specialised for the client's types.
+@usableFromInline
 package struct FIFO<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
 
+    @inlinable
     package init() {}
 
+    @inlinable
     package var isEmpty: Bool { head == storage.count }
+
+    @inlinable
     package var count: Int { storage.count - head }
 
+    @inlinable
     package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
+    @inlinable
     package mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
@@ -27,6 +36,7 @@ package struct FIFO<Element> {
         return element
     }
 
+    @inlinable
     package mutating func removeAll() {
         storage.removeAll()
         head = 0

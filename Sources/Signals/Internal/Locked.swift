@@ -7,8 +7,10 @@ import Musl
 #endif
 
 #if canImport(Darwin)
+@usableFromInline
 package typealias LockPrimitive = os_unfair_lock
 #else
+@usableFromInline
 package typealias LockPrimitive = pthread_mutex_t
 #endif
 
@@ -20,24 +22,27 @@ package typealias LockPrimitive = pthread_mutex_t
 ///
 /// > Important: never call out (a subscriber, a user closure, a continuation, a scheduler) inside `body`:
 /// > compute what to do under the lock, release it, then act.
+@usableFromInline
 package final class Locked<State> {
-    private var state: State
-    private let lock: UnsafeMutablePointer<LockPrimitive>
+    @usableFromInline var state: State
+    @usableFromInline let lock: UnsafeMutablePointer<LockPrimitive>
 
     /// Makes a lock that guards `initialState`.
+    @inlinable
     package init(_ initialState: State) {
         state = initialState
         lock = UnsafeMutablePointer.allocate(capacity: 1)
         LockOperations.initialize(lock)
     }
 
+    @inlinable
     deinit {
         LockOperations.destroy(lock)
         lock.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inline(__always)
+    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         LockOperations.lock(lock)
         defer { LockOperations.unlock(lock) }
@@ -50,8 +55,10 @@ package final class Locked<State> {
 // threads cannot be smuggled out of `withLock`.
 extension Locked: @unchecked Sendable where State: Sendable {}
 
+@usableFromInline
 enum LockOperations {
-        static func initialize(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+    @usableFromInline
+    static func initialize(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         lock.initialize(to: os_unfair_lock())
         #else
@@ -66,13 +73,15 @@ enum LockOperations {
         #endif
     }
 
-        static func destroy(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+    @usableFromInline
+    static func destroy(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if !canImport(Darwin)
         pthread_mutex_destroy(lock)
         #endif
     }
 
-        static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+    @usableFromInline
+    static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         #if DEBUG
         os_unfair_lock_assert_not_owner(lock)
@@ -84,7 +93,8 @@ enum LockOperations {
         #endif
     }
 
-        static func unlock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+    @usableFromInline
+    static func unlock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         os_unfair_lock_unlock(lock)
         #else

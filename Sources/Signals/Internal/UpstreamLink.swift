@@ -4,19 +4,22 @@ import Synchronization
 ///
 /// The token may arrive after the subscriber has already ended (for example when it was cancelled from another
 /// thread before `receive(subscription:)`); it is then cancelled at once.
+@usableFromInline
 package final class UpstreamLink: Sendable {
     private let ended = Atomic<Bool>(false)
     private let upstream = Locked<Subscription?>(nil)
 
+    @usableFromInline
     package init() {}
 
     /// False once `end` has been called.
-    @inline(__always)
+    @usableFromInline
     package var isActive: Bool {
         !ended.load(ordering: .acquiring)
     }
 
     /// Keeps the upstream token, or cancels it when the link has already ended.
+    @usableFromInline
     package func attach(_ subscription: Subscription) {
         let kept = upstream.withLock { stored -> Bool in
             guard !ended.load(ordering: .acquiring) else { return false }
@@ -28,6 +31,7 @@ package final class UpstreamLink: Sendable {
 
     /// Ends the link. Returns true for the first caller only; it cancels the upstream token when asked to
     /// (not when the upstream itself completed) and releases it either way.
+    @usableFromInline
     @discardableResult
     package func end(cancellingUpstream: Bool) -> Bool {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return false }
@@ -40,6 +44,7 @@ package final class UpstreamLink: Sendable {
     }
 
     /// A token for the downstream that ends this link and cancels the upstream.
+    @usableFromInline
     package func downstreamToken(onCancel: (@Sendable () -> Void)? = nil) -> Subscription {
         Subscription(cancelsOnRelease: false, onCancel: { [self] in
             if end(cancellingUpstream: true) { onCancel?() }

@@ -1,5 +1,6 @@
 extension Publisher {
     /// Transforms each value and passes on the non-nil results.
+    @inlinable
     public func compactMap<T: Sendable>(
         _ transform: @escaping @Sendable (Output) -> T?
     ) -> Publishers.CompactMap<Self, T> {
@@ -15,18 +16,32 @@ extension Publishers {
         public let upstream: Upstream
         public let transform: @Sendable (Upstream.Output) -> Output?
 
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping @Sendable (Upstream.Output) -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
-        private struct Inner<Downstream: Subscriber>: Subscriber
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            let downstream: Downstream
-            let transform: @Sendable (Upstream.Output) -> Output?
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let transform: @Sendable (Upstream.Output) -> Output?
 
-            func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-            func receive(_ input: Upstream.Output) { if let output = transform(input) { downstream.receive(output) } }
-            func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
+            @inlinable
+            init(downstream: Downstream, transform: @escaping @Sendable (Upstream.Output) -> Output?) {
+                self.downstream = downstream
+                self.transform = transform
+            }
+
+            @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+            @inlinable func receive(_ input: Upstream.Output) { if let output = transform(input) { downstream.receive(output) } }
+            @inlinable func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
         }
     }
 }

@@ -1,5 +1,6 @@
 extension Publisher {
     /// Passes on only the values for which `isIncluded` returns true.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
@@ -14,18 +15,32 @@ extension Publishers {
         public let upstream: Upstream
         public let isIncluded: @Sendable (Output) -> Bool
 
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping @Sendable (Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
 
-        private struct Inner<Downstream: Subscriber>: Subscriber
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            let downstream: Downstream
-            let isIncluded: @Sendable (Output) -> Bool
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let isIncluded: @Sendable (Output) -> Bool
 
-            func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-            func receive(_ input: Output) { if isIncluded(input) { downstream.receive(input) } }
-            func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
+            @inlinable
+            init(downstream: Downstream, isIncluded: @escaping @Sendable (Output) -> Bool) {
+                self.downstream = downstream
+                self.isIncluded = isIncluded
+            }
+
+            @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+            @inlinable func receive(_ input: Output) { if isIncluded(input) { downstream.receive(input) } }
+            @inlinable func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
         }
     }
 }

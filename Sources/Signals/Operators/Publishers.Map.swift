@@ -4,6 +4,7 @@ extension Publisher {
     /// ```swift
     /// subject.map { $0 * 2 }
     /// ```
+    @inlinable
     public func map<T: Sendable>(_ transform: @escaping @Sendable (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
@@ -17,18 +18,32 @@ extension Publishers {
         public let upstream: Upstream
         public let transform: @Sendable (Upstream.Output) -> Output
 
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping @Sendable (Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
-        private struct Inner<Downstream: Subscriber>: Subscriber
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            let downstream: Downstream
-            let transform: @Sendable (Upstream.Output) -> Output
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let transform: @Sendable (Upstream.Output) -> Output
 
-            func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-            func receive(_ input: Upstream.Output) { downstream.receive(transform(input)) }
-            func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
+            @inlinable
+            init(downstream: Downstream, transform: @escaping @Sendable (Upstream.Output) -> Output) {
+                self.downstream = downstream
+                self.transform = transform
+            }
+
+            @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+            @inlinable func receive(_ input: Upstream.Output) { downstream.receive(transform(input)) }
+            @inlinable func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
         }
     }
 }

@@ -1,5 +1,6 @@
 extension Publisher {
     /// Transforms the failure with `transform`.
+    @inlinable
     public func mapError<E: Error>(_ transform: @escaping @Sendable (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform: transform)
     }
@@ -13,18 +14,32 @@ extension Publishers {
         public let upstream: Upstream
         public let transform: @Sendable (Upstream.Failure) -> Failure
 
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping @Sendable (Upstream.Failure) -> Failure) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
-        private struct Inner<Downstream: Subscriber>: Subscriber
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            let downstream: Downstream
-            let transform: @Sendable (Upstream.Failure) -> Failure
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let transform: @Sendable (Upstream.Failure) -> Failure
 
-            func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-            func receive(_ input: Output) { downstream.receive(input) }
-            func receive(completion: Completion<Upstream.Failure>) {
+            @inlinable
+            init(downstream: Downstream, transform: @escaping @Sendable (Upstream.Failure) -> Failure) {
+                self.downstream = downstream
+                self.transform = transform
+            }
+
+            @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+            @inlinable func receive(_ input: Output) { downstream.receive(input) }
+            @inlinable func receive(completion: Completion<Upstream.Failure>) {
                 downstream.receive(completion: completion.mapError(transform))
             }
         }

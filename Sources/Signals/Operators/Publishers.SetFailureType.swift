@@ -1,5 +1,6 @@
 extension Publisher where Failure == Never {
     /// Changes the declared failure type of a publisher that cannot fail, so it composes with ones that can.
+    @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType(upstream: self)
     }
@@ -12,17 +13,29 @@ extension Publishers {
 
         public let upstream: Upstream
 
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber))
         }
 
-        private struct Inner<Downstream: Subscriber>: Subscriber
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            let downstream: Downstream
+            @usableFromInline let downstream: Downstream
 
-            func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-            func receive(_ input: Output) { downstream.receive(input) }
-            func receive(completion: Completion<Never>) { downstream.receive(completion: .finished) }
+            @inlinable
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
+
+            @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+            @inlinable func receive(_ input: Output) { downstream.receive(input) }
+            @inlinable func receive(completion: Completion<Never>) { downstream.receive(completion: .finished) }
         }
     }
 }

@@ -9,10 +9,12 @@ public struct Just<Output: Sendable>: Publisher {
     public let output: Output
 
     /// Makes a publisher of `output`.
+    @inlinable
     public init(_ output: Output) {
         self.output = output
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         let link = UpstreamLink()
         subscriber.receive(subscription: link.downstreamToken())

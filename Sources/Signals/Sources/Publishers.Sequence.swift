@@ -8,10 +8,12 @@ extension Publishers {
         public let sequence: Elements
 
         /// Makes a publisher of `sequence`.
+        @inlinable
         public init(sequence: Elements) {
             self.sequence = sequence
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let link = UpstreamLink()
             subscriber.receive(subscription: link.downstreamToken())
@@ -28,6 +30,7 @@ extension Publishers {
 
 extension Sequence where Self: Sendable, Element: Sendable {
     /// A publisher of this sequence's elements, which then finishes.
+    @inlinable
     public var publisher: Publishers.Sequence<Self, Never> {
         Publishers.Sequence(sequence: self)
     }

@@ -12,9 +12,10 @@
 /// - Delivery, ordering, cancellation and completion follow `PassthroughSubject`; after completion a late
 ///   subscriber gets only the completion, and `send(_:)` no longer changes `value`.
 public final class CurrentValueSubject<Output: Sendable, Failure: Error>: Subject {
-    private let core: SubjectCore<Output, Failure>
+    @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Makes a subject holding `value`.
+    @inlinable
     public init(_ value: Output) {
         core = SubjectCore(replay: .currentValue, current: value)
     }
@@ -30,19 +31,23 @@ public final class CurrentValueSubject<Output: Sendable, Failure: Error>: Subjec
         set { core.send(newValue) }
     }
 
+    @inlinable
     public func send(_ value: Output) {
         core.send(value)
     }
 
+    @inlinable
     public func send(completion: Completion<Failure>) {
         core.send(completion: completion)
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)
     }
 
     /// How many subscribers are attached now (for diagnostics and tests).
+    @inlinable
     public var subscriberCount: Int {
         core.subscriberCount
     }

@@ -14,24 +14,29 @@
 /// - After completion it delivers nothing more; a late subscriber gets the completion at once.
 /// - A subject nobody references is freed together with its subscriptions. Thread-safe.
 public final class PassthroughSubject<Output: Sendable, Failure: Error>: Subject {
-    private let core = SubjectCore<Output, Failure>(replay: .none)
+    @usableFromInline let core = SubjectCore<Output, Failure>(replay: .none)
 
     /// Makes a subject with no subscribers.
+    @inlinable
     public init() {}
 
+    @inlinable
     public func send(_ value: Output) {
         core.send(value)
     }
 
+    @inlinable
     public func send(completion: Completion<Failure>) {
         core.send(completion: completion)
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)
     }
 
     /// How many subscribers are attached now (for diagnostics and tests).
+    @inlinable
     public var subscriberCount: Int {
         core.subscriberCount
     }

@@ -1,177 +1,107 @@
-import Synchronization
-
-/// The delivery engine shared by `PassthroughSubject`, `CurrentValueSubject` and `Future`.
+/// The typed half of a subject: sends values and completions through a `SubjectRegistry`.
 ///
-/// Rules it implements (DESIGN.md, Signals semantics 1–5):
-/// - Every delivery (a value, a completion, a new subscriber's subscription and replay) is an item of one FIFO.
-///   A thread that finds no drain running becomes the drainer and delivers items until the FIFO is empty; a
-///   send made meanwhile (from a callback, or from another thread) is appended and delivered after the
-///   current item, so every subscriber sees one order and nothing deadlocks.
-/// - A value goes to the subscribers that were subscribed when it was sent (the snapshot is taken under the
-///   lock, in O(1) thanks to copy-on-write), in subscription order.
-/// - Each subscriber has an `isActive` flag checked right before each call: once `cancel()` has returned,
-///   no new call to that subscriber starts, even later in the same delivery loop.
-/// - No lock is held while a subscriber is called.
+/// Used by `PassthroughSubject`, `CurrentValueSubject` and `Future`. The bookkeeping is in the non-generic
+/// registry; this type only delivers typed values to typed subscribers. A value or completion is delivered at
+/// once when no drain is running (the fast path), otherwise queued as a job, in order.
+///
+/// **Behavior**: each subscriber's `isActive` flag is checked right before each call, so once `cancel()` has
+/// returned no new call to that subscriber starts, even later in the same delivery loop.
+@usableFromInline
 package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
-    package enum Replay: Sendable {
-        /// A new subscriber gets only what is sent after it subscribed (`PassthroughSubject`).
-        case none
-        /// A new subscriber gets the current value first; after completion only the completion.
-        case currentValue
-        /// A new subscriber gets the current value first, even after completion (`Future`).
-        case currentValueAndCompletion
-    }
+    @usableFromInline
+    final class Box: SubjectSubscriberBox {
+        @usableFromInline let subscriber: any Subscriber<Output, Failure>
 
-    final class Conduit: Sendable {
-        let subscriber: any Subscriber<Output, Failure>
-        private let active = Atomic<Bool>(true)
-
+        @inlinable
         init(_ subscriber: any Subscriber<Output, Failure>) {
             self.subscriber = subscriber
         }
 
-        @inline(__always)
-        var isActive: Bool { active.load(ordering: .acquiring) }
-
-        /// Returns true if the conduit was active, so only one caller completes it.
-        func deactivate() -> Bool {
-            active.exchange(false, ordering: .acquiringAndReleasing)
+        @usableFromInline
+        func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit) {
+            subscriber.receive(subscription: token)
+            if let value = replay as? Output, conduit.isActive {
+                subscriber.receive(value)
+            }
+            if let completion = completion as? Completion<Failure>, conduit.deactivate() {
+                subscriber.receive(completion: completion)
+            }
         }
     }
 
-    enum Delivery: Sendable {
-        case value(Output, [Conduit?])
-        case completion(Completion<Failure>, [Conduit?])
-        case subscription(Conduit, Subscription, replay: Output?, completion: Completion<Failure>?)
-    }
+    @usableFromInline let registry: SubjectRegistry
 
-    struct State: Sendable {
-        var subscribers = SubscriberList<Conduit>()
-        var queue = FIFO<Delivery>()
-        var isDraining = false
-        var completion: Completion<Failure>?
-        var current: Output?
-    }
-
-    private let state: Locked<State>
-    private let nextID = Atomic<UInt64>(0)
-    private let replay: Replay
-
-    package init(replay: Replay, current: Output? = nil) {
-        self.replay = replay
-        self.state = Locked(State(current: current))
+    @inlinable
+    package init(replay: SubjectRegistry.Replay, current: Output? = nil) {
+        registry = SubjectRegistry(replay: replay, current: current.map { $0 as any Sendable })
     }
 
     // MARK: - Public API
 
+    /// The current value, for subjects that keep one.
+    @inlinable
     package var current: Output? {
-        state.withLock { $0.current }
+        registry.state.withLock { $0.current } as? Output
     }
 
-    package var isCompleted: Bool {
-        state.withLock { $0.completion != nil }
-    }
+    @inlinable
+    package var isCompleted: Bool { registry.isCompleted }
 
-    package var subscriberCount: Int {
-        state.withLock { $0.subscribers.count }
-    }
+    @inlinable
+    package var subscriberCount: Int { registry.subscriberCount }
 
+    @inlinable
     package func send(_ value: Output) {
-        let snapshot = state.withLock { state -> [Conduit?]? in
-            guard state.completion == nil else { return nil }
-            if replay != .none { state.current = value }
+        let replays = registry.replay != .none
+        let snapshot = registry.state.withLock { state -> [SubjectConduit?]? in
+            guard !state.isCompleted else { return nil }
+            if replays { state.current = value }
+            let snapshot = state.subscribers.snapshot
             guard !state.isDraining else {
-                state.queue.append(.value(value, state.subscribers.slots))
+                state.queue.append { Self.deliver(value, to: snapshot) }
                 return nil
             }
             state.isDraining = true
-            return state.subscribers.slots
+            return snapshot
         }
         guard let snapshot else { return }
-        deliver(value, to: snapshot)
-        drain()
+        Self.deliver(value, to: snapshot)
+        registry.drain()
     }
 
+    @inlinable
     package func send(completion: Completion<Failure>) {
-        let startDraining = state.withLock { state -> Bool in
-            guard state.completion == nil else { return false }
+        let mustDrain = registry.state.withLock { state -> Bool in
+            guard !state.isCompleted else { return false }
+            state.isCompleted = true
             state.completion = completion
-            state.queue.append(.completion(completion, state.subscribers.removeAll()))
-            return becomeDrainer(&state)
+            let snapshot = state.subscribers.removeAll()
+            state.queue.append { Self.deliver(completion, to: snapshot) }
+            return SubjectRegistry.becomeDrainer(&state)
         }
-        if startDraining { drain() }
+        if mustDrain { registry.drain() }
     }
 
+    @inlinable
     package func subscribe(_ subscriber: any Subscriber<Output, Failure>) {
-        let conduit = Conduit(subscriber)
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        let token = Subscription(cancelsOnRelease: false, onCancel: { [weak self] in
-            self?.remove(id: id)
-        })
-        let startDraining = state.withLock { state -> Bool in
-            if let completion = state.completion {
-                let replayed = replay == .currentValueAndCompletion ? state.current : nil
-                state.queue.append(.subscription(conduit, token, replay: replayed, completion: completion))
-            } else {
-                state.subscribers.append(conduit, id: id)
-                let replayed = replay == .none ? nil : state.current
-                state.queue.append(.subscription(conduit, token, replay: replayed, completion: nil))
-            }
-            return becomeDrainer(&state)
-        }
-        if startDraining { drain() }
+        registry.subscribe(SubjectConduit(Box(subscriber)))
     }
 
     // MARK: - Actions
 
-    private func remove(id: UInt64) {
-        let conduit = state.withLock { $0.subscribers.remove(id: id) }
-        _ = conduit?.deactivate()
-    }
-
-    private func becomeDrainer(_ state: inout State) -> Bool {
-        guard !state.isDraining else { return false }
-        state.isDraining = true
-        return true
-    }
-
-    private func drain() {
-        while let delivery = nextDelivery() {
-            switch delivery {
-            case .value(let value, let snapshot):
-                deliver(value, to: snapshot)
-            case .completion(let completion, let snapshot):
-                for conduit in snapshot {
-                    guard let conduit, conduit.deactivate() else { continue }
-                    conduit.subscriber.receive(completion: completion)
-                }
-            case .subscription(let conduit, let token, let replayed, let completion):
-                conduit.subscriber.receive(subscription: token)
-                if let replayed, conduit.isActive {
-                    conduit.subscriber.receive(replayed)
-                }
-                if let completion, conduit.deactivate() {
-                    conduit.subscriber.receive(completion: completion)
-                }
-            }
-        }
-    }
-
-    private func nextDelivery() -> Delivery? {
-        state.withLock { state in
-            if let next = state.queue.popFirst() { return next }
-            state.isDraining = false
-            return nil
-        }
-    }
-
-    @inline(__always)
-    private func deliver(_ value: Output, to snapshot: [Conduit?]) {
+    @inlinable
+    static func deliver(_ value: Output, to snapshot: [SubjectConduit?]) {
         for conduit in snapshot {
             guard let conduit, conduit.isActive else { continue }
-            conduit.subscriber.receive(value)
+            unsafeDowncast(conduit.box, to: Box.self).subscriber.receive(value)
+        }
+    }
+
+    @inlinable
+    static func deliver(_ completion: Completion<Failure>, to snapshot: [SubjectConduit?]) {
+        for conduit in snapshot {
+            guard let conduit, conduit.deactivate() else { continue }
+            unsafeDowncast(conduit.box, to: Box.self).subscriber.receive(completion: completion)
         }
     }
 }
-
-extension SubjectCore.Replay: Equatable {}

@@ -56,7 +56,7 @@ import Testing
         for id in 0..<200 { list.append(Int(id), id: UInt64(id)) }
         for id in stride(from: 0, to: 200, by: 3) { _ = list.remove(id: UInt64(id)) }
         for id in stride(from: 1, to: 200, by: 3) { _ = list.remove(id: UInt64(id)) }
-        let remaining = list.slots.compactMap { $0 }
+        let remaining = list.snapshot.compactMap { $0 }
         #expect(remaining == Array(stride(from: 2, to: 200, by: 3)))
         #expect(list.count == remaining.count)
         #expect(list.remove(id: 0) == nil)

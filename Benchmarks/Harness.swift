@@ -1,0 +1,108 @@
+import Synchronization
+
+/// What a scenario must achieve: a ratio to its baseline, or an absolute time per operation.
+enum Target: CustomStringConvertible {
+    case ratio(Double)
+    case under(nanoseconds: Double)
+
+    var description: String {
+        switch self {
+        case .ratio(let ratio): "≤ \(format(ratio))×"
+        case .under(let nanoseconds): "< \(formatTime(nanoseconds))"
+        }
+    }
+}
+
+/// One row of the table: the scenario's time per operation beside its baseline's, measured in the same run.
+struct Row {
+    let scenario: String
+    let baselineName: String
+    let nanoseconds: Double
+    let baselineNanoseconds: Double
+    let target: Target
+
+    var ratio: Double { nanoseconds / baselineNanoseconds }
+
+    var holds: Bool {
+        switch target {
+        case .ratio(let limit): ratio <= limit
+        case .under(let limit): nanoseconds < limit
+        }
+    }
+}
+
+/// How hard to work: `--quick` (CI) runs a tenth of the iterations, to prove the scenarios run.
+struct Settings {
+    let scale: Int
+    let repetitions: Int
+
+    init(arguments: [String]) {
+        let quick = arguments.contains("--quick")
+        scale = quick ? 10 : 1
+        repetitions = quick ? 2 : 7
+    }
+
+    func iterations(_ full: Int) -> Int { max(1, full / scale) }
+}
+
+/// The best (lowest) time per iteration over `repetitions` runs of `body`, in nanoseconds: the least noisy
+/// estimate on a shared machine. `body` runs `iterations` operations.
+func measure(repetitions: Int, iterations: Int, _ body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    var best = Double.infinity
+    for _ in 0..<repetitions {
+        let elapsed = clock.measure(body)
+        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        best = min(best, nanoseconds / Double(iterations))
+    }
+    return best
+}
+
+/// A counter that both a scenario and its baseline bump, so that both do the same visible work and the
+/// optimiser cannot remove either. Single-threaded use: relaxed load + store is a plain increment.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    @inline(__always)
+    func bump() {
+        storage.store(storage.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+
+    var value: Int { storage.load(ordering: .relaxed) }
+}
+
+/// Keeps a value observable to the optimiser.
+@inline(never)
+func blackHole<T>(_ value: T) {}
+
+func format(_ value: Double) -> String {
+    let rounded = (value * 100).rounded() / 100
+    return String(rounded)
+}
+
+func formatTime(_ nanoseconds: Double) -> String {
+    if nanoseconds >= 1_000_000 { return format(nanoseconds / 1_000_000) + " ms" }
+    if nanoseconds >= 1_000 { return format(nanoseconds / 1_000) + " µs" }
+    return format(nanoseconds) + " ns"
+}
+
+func printTable(_ rows: [Row]) {
+    let header = ["scenario", "Loft", "baseline (same run)", "ratio", "target", ""]
+    let lines = rows.map { row in
+        [
+            row.scenario, formatTime(row.nanoseconds),
+            "\(formatTime(row.baselineNanoseconds)) \(row.baselineName)",
+            format(row.ratio) + "×", row.target.description, row.holds ? "ok" : "MISSED",
+        ]
+    }
+    let widths = header.indices.map { column in
+        ([header] + lines).map { $0[column].count }.max() ?? 0
+    }
+    func render(_ cells: [String]) -> String {
+        "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            .joined(separator: " | ") + " |"
+    }
+    print(render(header))
+    print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+    for line in lines { print(render(line)) }
+}

@@ -1,0 +1,152 @@
+import Synchronization
+
+/// The typed end of a subject's subscriber: the subject's `SubjectCore` implements it for its types.
+@usableFromInline
+package protocol SubjectSubscriberBox: AnyObject, Sendable {
+    /// Hands the subscriber its token, then the replayed value and the completion, if any (both type-erased).
+    func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit)
+}
+
+/// One subscriber of a subject, without its types: the flag that delivery checks, and the typed box.
+///
+/// Non-generic so that the subject's bookkeeping is non-generic too (see `SubjectRegistry`).
+@usableFromInline
+package final class SubjectConduit: Sendable {
+    @usableFromInline let active = Atomic<Bool>(true)
+    @usableFromInline let box: any SubjectSubscriberBox
+
+    @inlinable
+    init(_ box: any SubjectSubscriberBox) {
+        self.box = box
+    }
+
+    @inlinable
+    var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Returns true if the conduit was active, so that only one caller completes it.
+    @inlinable
+    func deactivate() -> Bool {
+        active.exchange(false, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// The non-generic heart of every subject: who is subscribed, in which order, and the delivery queue.
+///
+/// Rules it implements (DESIGN.md, Signals semantics 1–5):
+/// - Every delivery is a job of one FIFO. A thread that finds no drain running becomes the drainer and runs
+///   jobs until the FIFO is empty; a send made meanwhile (from a callback, or another thread) is appended and
+///   delivered after the current job, so every subscriber sees one order and nothing deadlocks.
+/// - A value goes to the subscribers that were subscribed when it was sent, in subscription order (the
+///   snapshot is taken under the lock, O(1) thanks to copy-on-write).
+/// - No lock is held while a subscriber is called.
+///
+/// It is not generic on purpose: a subscription made through the `Publisher` protocol runs unspecialised
+/// code, and generic bookkeeping there spends most of its time looking up generic metadata at run time.
+@usableFromInline
+package final class SubjectRegistry: Sendable {
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var subscribers = SubscriberList<SubjectConduit>()
+        @usableFromInline var queue = FIFO<@Sendable () -> Void>()
+        @usableFromInline var isDraining = false
+        @usableFromInline var isCompleted = false
+        /// The current value (`CurrentValueSubject`, `Future`), type-erased.
+        @usableFromInline var current: (any Sendable)?
+        /// The completion once there is one, type-erased.
+        @usableFromInline var completion: (any Sendable)?
+
+        @inlinable
+        init(current: (any Sendable)?) {
+            self.current = current
+        }
+    }
+
+    @usableFromInline
+    package enum Replay: Sendable, Equatable {
+        /// A new subscriber gets only what is sent after it subscribed (`PassthroughSubject`).
+        case none
+        /// A new subscriber gets the current value first; after completion only the completion.
+        case currentValue
+        /// A new subscriber gets the current value first, even after completion (`Future`).
+        case currentValueAndCompletion
+    }
+
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let replay: Replay
+    private let nextID = Atomic<UInt64>(0)
+
+    @usableFromInline
+    init(replay: Replay, current: (any Sendable)?) {
+        self.replay = replay
+        self.state = Locked(State(current: current))
+    }
+
+    @usableFromInline
+    var subscriberCount: Int {
+        state.withLock { $0.subscribers.count }
+    }
+
+    @usableFromInline
+    var isCompleted: Bool {
+        state.withLock { $0.isCompleted }
+    }
+
+    /// Registers `conduit` (unless completed) and queues its start: token, replay, and the completion of a
+    /// late subscriber.
+    @usableFromInline
+    func subscribe(_ conduit: SubjectConduit) {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        let token = Subscription(cancelsOnRelease: false) { [weak self] in
+            self?.remove(id: id)
+        }
+        // Fast path: when no drain is running, this thread becomes the drainer and starts the subscriber
+        // itself, without queueing a job.
+        let start = state.withLock { state -> (replay: (any Sendable)?, completion: (any Sendable)?)? in
+            let replayed: (any Sendable)?
+            if state.isCompleted {
+                replayed = replay == .currentValueAndCompletion ? state.current : nil
+            } else {
+                state.subscribers.append(conduit, id: id)
+                replayed = replay == .none ? nil : state.current
+            }
+            let completion = state.completion
+            guard Self.becomeDrainer(&state) else {
+                state.queue.append { conduit.box.start(token, replay: replayed, completion: completion, conduit: conduit) }
+                return nil
+            }
+            return (replayed, completion)
+        }
+        guard let start else { return }
+        conduit.box.start(token, replay: start.replay, completion: start.completion, conduit: conduit)
+        drain()
+    }
+
+    /// Appends `job` to the delivery queue; returns true when the caller became the drainer and must `drain()`.
+    @usableFromInline
+    static func becomeDrainer(_ state: inout State) -> Bool {
+        guard !state.isDraining else { return false }
+        state.isDraining = true
+        return true
+    }
+
+    /// Runs queued jobs until the queue is empty, then stops draining.
+    @usableFromInline
+    func drain() {
+        while let job = nextJob() {
+            job()
+        }
+    }
+
+    private func nextJob() -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            if let job = state.queue.popFirst() { return job }
+            state.isDraining = false
+            return nil
+        }
+    }
+
+    private func remove(id: UInt64) {
+        let conduit = state.withLock { $0.subscribers.remove(id: id) }
+        _ = conduit?.deactivate()
+    }
+}
