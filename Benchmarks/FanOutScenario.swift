@@ -11,8 +11,8 @@ func fanOutScenario(_ settings: Settings) -> Row {
     let subscriptions = (0..<subscribers).map { _ in subject.sink { _ in counter.bump() } }
     let loft = withExtendedLifetime(subscriptions) {
         defer {
-        precondition(subject.subscriberCount == subscribers, "the subscribers must stay subscribed while measured")
-    }
+            precondition(subject.subscriberCount == subscribers, "the subscribers must stay subscribed while measured")
+        }
         return measure(repetitions: settings.repetitions, iterations: sends) {
             for value in 0..<sends { subject.send(value) }
         }

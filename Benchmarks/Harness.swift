@@ -99,7 +99,8 @@ func printTable(_ rows: [Row]) {
         ([header] + lines).map { $0[column].count }.max() ?? 0
     }
     func render(_ cells: [String]) -> String {
-        "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+        "| "
+            + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
             .joined(separator: " | ") + " |"
     }
     print(render(header))

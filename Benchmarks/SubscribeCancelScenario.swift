@@ -8,8 +8,8 @@ func subscribeCancelScenario(_ settings: Settings) -> Row {
     let existing = (0..<10_000).map { _ in subject.sink { _ in } }
     let loft = withExtendedLifetime(existing) {
         defer {
-        precondition(subject.subscriberCount == existing.count, "the 10,000 must stay subscribed while measured")
-    }
+            precondition(subject.subscriberCount == existing.count, "the 10,000 must stay subscribed while measured")
+        }
         return measure(repetitions: settings.repetitions, iterations: iterations) {
             for _ in 0..<iterations {
                 let subscription = subject.sink { _ in }

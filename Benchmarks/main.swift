@@ -1,4 +1,5 @@
 import Foundation
+
 // Runs every scenario of the performance goals and prints one table: each figure beside a baseline measured
 // in the same run, so the ratio holds on a noisy machine. Build in release mode:
 //

@@ -1,17 +1,17 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 #if canImport(Darwin)
-@usableFromInline
-package typealias LockPrimitive = os_unfair_lock
+    @usableFromInline
+    package typealias LockPrimitive = os_unfair_lock
 #else
-@usableFromInline
-package typealias LockPrimitive = pthread_mutex_t
+    @usableFromInline
+    package typealias LockPrimitive = pthread_mutex_t
 #endif
 
 /// The project's one lock: a value of `State` that is only ever touched with the lock held.
@@ -60,46 +60,46 @@ enum LockOperations {
     @usableFromInline
     static func initialize(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        lock.initialize(to: os_unfair_lock())
+            lock.initialize(to: os_unfair_lock())
         #else
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        #if DEBUG
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-        #endif
-        let status = pthread_mutex_init(lock, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        precondition(status == 0, "Locked: pthread_mutex_init failed with \(status)")
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            #if DEBUG
+                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+            #endif
+            let status = pthread_mutex_init(lock, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+            precondition(status == 0, "Locked: pthread_mutex_init failed with \(status)")
         #endif
     }
 
     @usableFromInline
     static func destroy(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if !canImport(Darwin)
-        pthread_mutex_destroy(lock)
+            pthread_mutex_destroy(lock)
         #endif
     }
 
     @usableFromInline
     static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        #if DEBUG
-        os_unfair_lock_assert_not_owner(lock)
-        #endif
-        os_unfair_lock_lock(lock)
+            #if DEBUG
+                os_unfair_lock_assert_not_owner(lock)
+            #endif
+            os_unfair_lock_lock(lock)
         #else
-        let status = pthread_mutex_lock(lock)
-        precondition(status == 0, "Locked: lock failed with \(status) (a re-entrant withLock?)")
+            let status = pthread_mutex_lock(lock)
+            precondition(status == 0, "Locked: lock failed with \(status) (a re-entrant withLock?)")
         #endif
     }
 
     @usableFromInline
     static func unlock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        os_unfair_lock_unlock(lock)
+            os_unfair_lock_unlock(lock)
         #else
-        let status = pthread_mutex_unlock(lock)
-        precondition(status == 0, "Locked: unlock failed with \(status)")
+            let status = pthread_mutex_unlock(lock)
+            precondition(status == 0, "Locked: unlock failed with \(status)")
         #endif
     }
 }

@@ -46,8 +46,10 @@ package final class UpstreamLink: Sendable {
     /// A token for the downstream that ends this link and cancels the upstream.
     @usableFromInline
     package func downstreamToken(onCancel: (@Sendable () -> Void)? = nil) -> Subscription {
-        Subscription(cancelsOnRelease: false, onCancel: { [self] in
-            if end(cancellingUpstream: true) { onCancel?() }
-        })
+        Subscription(
+            cancelsOnRelease: false,
+            onCancel: { [self] in
+                if end(cancellingUpstream: true) { onCancel?() }
+            })
     }
 }

@@ -3,7 +3,8 @@ extension Publisher {
     ///
     /// Finishes when both have finished (or when one finishes before ever sending a value); fails as soon as
     /// one side fails.
-    public func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P> where P.Failure == Failure {
+    public func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P>
+    where P.Failure == Failure {
         Publishers.CombineLatest(a: self, b: other)
     }
 }
@@ -41,10 +42,12 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
-                        downstream.cancel()
-                        upstreams.cancelAll()
-                    }))
+                    Subscription(
+                        cancelsOnRelease: false,
+                        onCancel: { [upstreams, downstream] in
+                            downstream.cancel()
+                            upstreams.cancelAll()
+                        }))
             }
 
             func update(_ change: (inout State) -> Void) {

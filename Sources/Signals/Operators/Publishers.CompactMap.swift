@@ -40,7 +40,9 @@ extension Publishers {
             }
 
             @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-            @inlinable func receive(_ input: Upstream.Output) { if let output = transform(input) { downstream.receive(output) } }
+            @inlinable func receive(_ input: Upstream.Output) {
+                if let output = transform(input) { downstream.receive(output) }
+            }
             @inlinable func receive(completion: Completion<Failure>) { downstream.receive(completion: completion) }
         }
     }

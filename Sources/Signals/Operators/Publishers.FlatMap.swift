@@ -37,17 +37,22 @@ extension Publishers {
             let state = Locked(State())
             let transform: @Sendable (Upstream.Output) -> NewPublisher
 
-            init(downstream: some Subscriber<Output, Failure>, transform: @escaping @Sendable (Upstream.Output) -> NewPublisher) {
+            init(
+                downstream: some Subscriber<Output, Failure>,
+                transform: @escaping @Sendable (Upstream.Output) -> NewPublisher
+            ) {
                 self.downstream = SerialDownstream(downstream)
                 self.transform = transform
             }
 
             func start() {
                 downstream.start(
-                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
-                        downstream.cancel()
-                        upstreams.cancelAll()
-                    }))
+                    Subscription(
+                        cancelsOnRelease: false,
+                        onCancel: { [upstreams, downstream] in
+                            downstream.cancel()
+                            upstreams.cancelAll()
+                        }))
             }
 
             func receive(_ value: Upstream.Output) {

@@ -35,10 +35,12 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
-                        downstream.cancel()
-                        upstreams.cancelAll()
-                    }))
+                    Subscription(
+                        cancelsOnRelease: false,
+                        onCancel: { [upstreams, downstream] in
+                            downstream.cancel()
+                            upstreams.cancelAll()
+                        }))
             }
 
             func complete(_ completion: Completion<Failure>, id: Int) {

@@ -31,7 +31,8 @@ extension Publishers {
             let next: @Sendable (Output, Upstream.Output) -> Output
             let accumulated: Locked<Output>
 
-            init(downstream: Downstream, initial: Output, next: @escaping @Sendable (Output, Upstream.Output) -> Output) {
+            init(downstream: Downstream, initial: Output, next: @escaping @Sendable (Output, Upstream.Output) -> Output)
+            {
                 self.downstream = downstream
                 self.next = next
                 self.accumulated = Locked(initial)

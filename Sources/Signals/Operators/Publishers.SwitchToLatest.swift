@@ -40,10 +40,12 @@ extension Publishers {
 
             func start() {
                 downstream.start(
-                    Subscription(cancelsOnRelease: false, onCancel: { [upstreams, downstream] in
-                        downstream.cancel()
-                        upstreams.cancelAll()
-                    }))
+                    Subscription(
+                        cancelsOnRelease: false,
+                        onCancel: { [upstreams, downstream] in
+                            downstream.cancel()
+                            upstreams.cancelAll()
+                        }))
             }
 
             func switchTo(_ inner: Inner) {

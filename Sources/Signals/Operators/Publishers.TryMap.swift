@@ -1,6 +1,7 @@
 extension Publisher {
     /// Transforms each value with a throwing closure; a thrown error fails the stream and cancels upstream.
-    public func tryMap<T: Sendable>(_ transform: @escaping @Sendable (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+    public func tryMap<T: Sendable>(_ transform: @escaping @Sendable (Output) throws -> T) -> Publishers.TryMap<Self, T>
+    {
         Publishers.TryMap(upstream: self, transform: transform)
     }
 }

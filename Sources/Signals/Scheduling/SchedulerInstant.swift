@@ -14,7 +14,8 @@ public struct SchedulerInstant: Sendable, Hashable, Comparable, Codable, CustomS
 
     /// Makes the instant `seconds` after the epoch.
     public init(secondsSinceEpoch seconds: Int64) {
-        self.nanosecondsSinceEpoch = seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+        self.nanosecondsSinceEpoch =
+            seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
             ? (seconds < 0 ? .min : .max) : seconds * 1_000_000_000
     }
 

@@ -18,7 +18,8 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
         }
 
         @usableFromInline
-        func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit) {
+        func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit)
+        {
             subscriber.receive(subscription: token)
             if let value = replay as? Output, conduit.isActive {
                 subscriber.receive(value)

@@ -111,7 +111,9 @@ package final class SubjectRegistry: Sendable {
             }
             let completion = state.completion
             guard Self.becomeDrainer(&state) else {
-                state.queue.append { conduit.box.start(token, replay: replayed, completion: completion, conduit: conduit) }
+                state.queue.append {
+                    conduit.box.start(token, replay: replayed, completion: completion, conduit: conduit)
+                }
                 return nil
             }
             return (replayed, completion)

@@ -11,7 +11,9 @@ import Testing
 
     @Test("values of a failing publisher throws the failure")
     func throwing() async {
-        let publisher = [1].publisher.setFailureType(to: TestError.self).append().tryMap { _ -> Int in throw TestError.boom }
+        let publisher = [1].publisher.setFailureType(to: TestError.self).append().tryMap { _ -> Int in
+            throw TestError.boom
+        }
         await #expect(throws: TestError.boom) {
             for try await _ in publisher.values {}
         }

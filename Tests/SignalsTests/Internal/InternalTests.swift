@@ -1,5 +1,6 @@
-@testable import Signals
 import Testing
+
+@testable import Signals
 
 @Suite struct LockedTests {
     @Test("many threads incrementing under the lock lose no update")

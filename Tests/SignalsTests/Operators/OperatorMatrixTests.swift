@@ -22,15 +22,26 @@ import Testing
         Case(name: "scan") { s, _ in s.scan(0) { $1 }.eraseToAnyPublisher() },
         Case(name: "prepend") { s, _ in s.prepend().eraseToAnyPublisher() },
         Case(name: "merge") { s, _ in s.merge(with: Empty(completeImmediately: false)).eraseToAnyPublisher() },
-        Case(name: "combineLatest") { s, _ in s.combineLatest(Just(0).setFailureType(to: TestError.self)).map(\.0).eraseToAnyPublisher() },
-        Case(name: "flatMap") { s, _ in s.flatMap { Just($0).setFailureType(to: TestError.self) }.eraseToAnyPublisher() },
-        Case(name: "switchToLatest") { s, _ in s.map { Just($0).setFailureType(to: TestError.self) }.switchToLatest().eraseToAnyPublisher() },
+        Case(name: "combineLatest") { s, _ in
+            s.combineLatest(Just(0).setFailureType(to: TestError.self)).map(\.0).eraseToAnyPublisher()
+        },
+        Case(name: "flatMap") { s, _ in s.flatMap { Just($0).setFailureType(to: TestError.self) }.eraseToAnyPublisher()
+        },
+        Case(name: "switchToLatest") { s, _ in
+            s.map { Just($0).setFailureType(to: TestError.self) }.switchToLatest().eraseToAnyPublisher()
+        },
         Case(name: "catch") { s, _ in s.catch { Fail(error: $0) }.eraseToAnyPublisher() },
         Case(name: "handleEvents") { s, _ in s.handleEvents(receiveOutput: { _ in }).eraseToAnyPublisher() },
-        Case(name: "delay", apply: { s, t in s.delay(for: .seconds(1), scheduler: t).eraseToAnyPublisher() }, needsScheduler: true),
+        Case(
+            name: "delay", apply: { s, t in s.delay(for: .seconds(1), scheduler: t).eraseToAnyPublisher() },
+            needsScheduler: true),
         Case(name: "receive(on:)", apply: { s, t in s.receive(on: t).eraseToAnyPublisher() }, needsScheduler: true),
-        Case(name: "debounce(immediate)") { s, _ in s.debounce(for: .zero, scheduler: ImmediateScheduler.shared).eraseToAnyPublisher() },
-        Case(name: "throttle(immediate)") { s, _ in s.throttle(for: .zero, scheduler: ImmediateScheduler.shared, latest: true).eraseToAnyPublisher() },
+        Case(name: "debounce(immediate)") { s, _ in
+            s.debounce(for: .zero, scheduler: ImmediateScheduler.shared).eraseToAnyPublisher()
+        },
+        Case(name: "throttle(immediate)") { s, _ in
+            s.throttle(for: .zero, scheduler: ImmediateScheduler.shared, latest: true).eraseToAnyPublisher()
+        },
     ]
 
     @Test("values pass in order and a cancel during delivery stops the stream", arguments: cases)

@@ -40,7 +40,8 @@ import Testing
 
     @Test("filter keeps the values that pass")
     func filter() {
-        #expect([1, 2, 3, 4].publisher.filter { $0.isMultiple(of: 2) }.record().events == [.value(2), .value(4), .finished])
+        #expect(
+            [1, 2, 3, 4].publisher.filter { $0.isMultiple(of: 2) }.record().events == [.value(2), .value(4), .finished])
     }
 
     @Test("mapError transforms the failure; setFailureType only changes the type")
@@ -139,7 +140,8 @@ import Testing
 
     @Test("catch lets a normal finish through and cancels the handler's publisher on cancel")
     func catchFinishAndCancel() {
-        #expect(Just(1).setFailureType(to: TestError.self).catch { _ in Just(2) }.record().events == [.value(1), .finished])
+        #expect(
+            Just(1).setFailureType(to: TestError.self).catch { _ in Just(2) }.record().events == [.value(1), .finished])
         let fallback = PassthroughSubject<Int, Never>()
         let recorder = Fail<Int, TestError>(error: .boom).catch { _ in fallback }.record()
         #expect(fallback.subscriberCount == 1)

@@ -37,7 +37,12 @@ import Testing
     @Test("Deferred makes a new publisher per subscriber")
     func deferred() {
         let count = Box(0)
-        let deferred = Deferred { Just(count.mutate { $0 += 1; return $0 }) }
+        let deferred = Deferred {
+            Just(
+                count.mutate {
+                    $0 += 1; return $0
+                })
+        }
         #expect(count.value == 0)
         #expect(deferred.record().values == [1])
         #expect(deferred.record().values == [2])

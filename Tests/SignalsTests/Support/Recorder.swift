@@ -1,4 +1,5 @@
 import Dispatch
+
 @testable import Signals
 
 /// An error for tests.
