@@ -83,10 +83,8 @@ enum DownloadError: Error {
     func virtualTime() {
         let scheduler = TestScheduler()
         let search = PassthroughSubject<String, Never>()
-        let results =
-            search
-            .debounce(for: .milliseconds(300), scheduler: scheduler)
-            .sink { print("search for \($0)") }
+        let debounced = search.debounce(for: .milliseconds(300), scheduler: scheduler)
+        let results = debounced.sink { print("search for \($0)") }
         search.send("lo")
         search.send("loft")
         scheduler.advance(by: .milliseconds(300))  // prints "search for loft"
