@@ -19,17 +19,20 @@ extension Subscribers {
             self.receiveValue = receiveValue
         }
 
+        /// Receives the token that cancels this subscription.
         @inlinable
         public func receive(subscription: Subscription) {
             link.attach(subscription)
         }
 
+        /// Receives one value.
         @inlinable
         public func receive(_ input: Input) {
             guard link.isActive else { return }
             receiveValue(input)
         }
 
+        /// Receives the completion.
         @inlinable
         public func receive(completion: Completion<Failure>) {
             guard link.end(cancellingUpstream: false) else { return }

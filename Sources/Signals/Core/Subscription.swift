@@ -71,10 +71,12 @@ public final class Subscription: Cancellable, Hashable, Sendable {
         array.append(self)
     }
 
+    /// Two tokens are equal when they are the same object.
     public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
         lhs === rhs
     }
 
+    /// Hashes the token's identity.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }

@@ -15,6 +15,7 @@ public struct AnyPublisher<Output: Sendable, Failure: Error>: Publisher {
         }
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscribe(AnySubscriber(subscriber))
     }

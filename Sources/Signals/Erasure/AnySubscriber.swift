@@ -26,7 +26,10 @@ public struct AnySubscriber<Input: Sendable, Failure: Error>: Subscriber {
         self.receiveCompletion = receiveCompletion
     }
 
+    /// Receives the token that cancels this subscription.
     public func receive(subscription: Subscription) { receiveSubscription(subscription) }
+    /// Receives one value.
     public func receive(_ input: Input) { receiveValue(input) }
+    /// Receives the completion.
     public func receive(completion: Completion<Failure>) { receiveCompletion(completion) }
 }

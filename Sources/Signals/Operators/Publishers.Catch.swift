@@ -11,12 +11,17 @@ extension Publishers {
     /// The publisher `catch(_:)` returns.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where NewPublisher.Output == Upstream.Output {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = NewPublisher.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// Makes the publisher to continue with from the error.
         public let handler: @Sendable (Upstream.Failure) -> NewPublisher
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let link = UpstreamLink()
             subscriber.receive(subscription: link.downstreamToken())

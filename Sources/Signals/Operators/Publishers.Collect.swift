@@ -10,11 +10,15 @@ extension Publisher {
 extension Publishers {
     /// The publisher `collect()` returns.
     public struct Collect<Upstream: Publisher>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = [Upstream.Output]
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber))
         }

@@ -12,15 +12,20 @@ extension Publisher {
 extension Publishers {
     /// The publisher `combineLatest(_:)` returns.
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
+        /// The values this publisher delivers.
         public typealias Output = (A.Output, B.Output)
+        /// The error this publisher can fail with.
         public typealias Failure = A.Failure
 
+        /// The first source.
         public let a: A
+        /// The second source.
         public let b: B
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = Core(downstream: subscriber)
-            core.start()
+            core.junction.start()
             a.receive(subscriber: SideA(core: core))
             b.receive(subscriber: SideB(core: core))
         }
@@ -32,22 +37,11 @@ extension Publishers {
         }
 
         private final class Core: Sendable {
-            let downstream: SerialDownstream<Output, Failure>
-            let upstreams = UpstreamBag()
+            let junction: Junction<Output, Failure>
             let state = Locked(State())
 
             init(downstream: some Subscriber<Output, Failure>) {
-                self.downstream = SerialDownstream(downstream)
-            }
-
-            func start() {
-                downstream.start(
-                    Subscription(
-                        cancelsOnRelease: false,
-                        onCancel: { [upstreams, downstream] in
-                            downstream.cancel()
-                            upstreams.cancelAll()
-                        }))
+                self.junction = Junction(downstream)
             }
 
             func update(_ change: (inout State) -> Void) {
@@ -56,40 +50,38 @@ extension Publishers {
                 let mustDrain = state.withLock { state -> Bool in
                     change(&state)
                     guard let a = state.a, let b = state.b else { return false }
-                    return downstream.enqueue(.value((a, b)))
+                    return junction.downstream.enqueue(.value((a, b)))
                 }
-                if mustDrain { downstream.drain() }
+                if mustDrain { junction.downstream.drain() }
             }
 
             func complete(_ completion: Completion<Failure>, side: Int) {
                 guard case .finished = completion else {
-                    upstreams.cancelAll()
-                    downstream.finish(completion)
+                    junction.end(with: completion)
                     return
                 }
-                upstreams.remove(id: side)
+                junction.upstreams.remove(id: side)
                 let isOver = state.withLock { state -> Bool in
                     state.finished[side] = true
                     let neverSent = side == 0 ? state.a == nil : state.b == nil
                     return neverSent || (state.finished[0] && state.finished[1])
                 }
                 if isOver {
-                    upstreams.cancelAll()
-                    downstream.finish(.finished)
+                    junction.end(with: .finished)
                 }
             }
         }
 
         private struct SideA: Subscriber {
             let core: Core
-            func receive(subscription: Subscription) { core.upstreams.add(subscription, id: 0) }
+            func receive(subscription: Subscription) { core.junction.upstreams.add(subscription, id: 0) }
             func receive(_ input: A.Output) { core.update { $0.a = input } }
             func receive(completion: Completion<Failure>) { core.complete(completion, side: 0) }
         }
 
         private struct SideB: Subscriber {
             let core: Core
-            func receive(subscription: Subscription) { core.upstreams.add(subscription, id: 1) }
+            func receive(subscription: Subscription) { core.junction.upstreams.add(subscription, id: 1) }
             func receive(_ input: B.Output) { core.update { $0.b = input } }
             func receive(completion: Completion<Failure>) { core.complete(completion, side: 1) }
         }

@@ -25,12 +25,17 @@ extension Publishers {
     /// `prefix` finishes). A failure of `prefix` ends the stream.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
+        /// The values this publisher delivers.
         public typealias Output = Suffix.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Suffix.Failure
 
+        /// The publisher whose values come first.
         public let prefix: Prefix
+        /// The publisher subscribed once `prefix` finishes.
         public let suffix: Suffix
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let link = UpstreamLink()
             subscriber.receive(subscription: link.downstreamToken())

@@ -16,13 +16,19 @@ extension Publisher {
 extension Publishers {
     /// The publisher `debounce(for:scheduler:)` returns.
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// How long the upstream must stay quiet before the latest value is emitted.
         public let dueTime: Duration
+        /// The scheduler whose clock and queue the operator uses.
         public let scheduler: Context
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }

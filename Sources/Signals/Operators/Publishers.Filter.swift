@@ -9,18 +9,24 @@ extension Publisher {
 extension Publishers {
     /// The publisher `filter(_:)` returns.
     public struct Filter<Upstream: Publisher>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// Returns true for the values to pass on.
         public let isIncluded: @Sendable (Output) -> Bool
 
+        /// Makes the publisher; the operator method of the same name is the usual way to get one.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping @Sendable (Output) -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))

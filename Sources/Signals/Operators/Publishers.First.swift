@@ -14,12 +14,17 @@ extension Publishers {
     /// The publisher `first()` and `first(where:)` return. Finishes without a value if the upstream finishes
     /// first.
     public struct First<Upstream: Publisher>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The test applied to each value.
         public let predicate: @Sendable (Output) -> Bool
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }

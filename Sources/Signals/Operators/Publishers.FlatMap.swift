@@ -13,15 +13,20 @@ extension Publishers {
     /// The publisher `flatMap(_:)` returns.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
+        /// The values this publisher delivers.
         public typealias Output = NewPublisher.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The closure applied to each value (or error).
         public let transform: @Sendable (Upstream.Output) -> NewPublisher
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = Core(downstream: subscriber, transform: transform)
-            core.start()
+            core.junction.start()
             upstream.receive(subscriber: UpstreamSide(core: core))
         }
 
@@ -32,8 +37,7 @@ extension Publishers {
         }
 
         private final class Core: Sendable {
-            let downstream: SerialDownstream<Output, Failure>
-            let upstreams = UpstreamBag()
+            let junction: Junction<Output, Failure>
             let state = Locked(State())
             let transform: @Sendable (Upstream.Output) -> NewPublisher
 
@@ -41,22 +45,12 @@ extension Publishers {
                 downstream: some Subscriber<Output, Failure>,
                 transform: @escaping @Sendable (Upstream.Output) -> NewPublisher
             ) {
-                self.downstream = SerialDownstream(downstream)
+                self.junction = Junction(downstream)
                 self.transform = transform
             }
 
-            func start() {
-                downstream.start(
-                    Subscription(
-                        cancelsOnRelease: false,
-                        onCancel: { [upstreams, downstream] in
-                            downstream.cancel()
-                            upstreams.cancelAll()
-                        }))
-            }
-
             func receive(_ value: Upstream.Output) {
-                guard !downstream.isClosed else { return }
+                guard !junction.downstream.isClosed else { return }
                 let id = state.withLock { state in
                     state.activeInners += 1
                     defer { state.nextID += 1 }
@@ -67,22 +61,21 @@ extension Publishers {
 
             func complete(_ completion: Completion<Failure>, id: Int) {
                 guard case .finished = completion else {
-                    upstreams.cancelAll()
-                    downstream.finish(completion)
+                    junction.end(with: completion)
                     return
                 }
-                upstreams.remove(id: id)
+                junction.upstreams.remove(id: id)
                 let isOver = state.withLock { state -> Bool in
                     if id == 0 { state.isUpstreamFinished = true } else { state.activeInners -= 1 }
                     return state.isUpstreamFinished && state.activeInners == 0
                 }
-                if isOver { downstream.finish(.finished) }
+                if isOver { junction.downstream.finish(.finished) }
             }
         }
 
         private struct UpstreamSide: Subscriber {
             let core: Core
-            func receive(subscription: Subscription) { core.upstreams.add(subscription, id: 0) }
+            func receive(subscription: Subscription) { core.junction.upstreams.add(subscription, id: 0) }
             func receive(_ input: Upstream.Output) { core.receive(input) }
             func receive(completion: Completion<Failure>) { core.complete(completion, id: 0) }
         }
@@ -90,8 +83,8 @@ extension Publishers {
         private struct InnerSide: Subscriber {
             let core: Core
             let id: Int
-            func receive(subscription: Subscription) { core.upstreams.add(subscription, id: id) }
-            func receive(_ input: Output) { core.downstream.send(input) }
+            func receive(subscription: Subscription) { core.junction.upstreams.add(subscription, id: id) }
+            func receive(_ input: Output) { core.junction.downstream.send(input) }
             func receive(completion: Completion<Failure>) { core.complete(completion, id: id) }
         }
     }

@@ -25,15 +25,23 @@ extension Publisher {
 extension Publishers {
     /// The publisher `handleEvents(…)` returns.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// Called when the subscription starts.
         public let receiveSubscription: (@Sendable (Subscription) -> Void)?
+        /// Called before each value is passed on.
         public let receiveOutput: (@Sendable (Output) -> Void)?
+        /// Called before the completion is passed on.
         public let receiveCompletion: (@Sendable (Completion<Failure>) -> Void)?
+        /// Called when the downstream cancels.
         public let receiveCancel: (@Sendable () -> Void)?
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, events: self))
         }

@@ -13,17 +13,22 @@ extension Publisher {
 extension Publishers {
     /// The publisher `map(_:)` returns.
     public struct Map<Upstream: Publisher, Output: Sendable>: Publisher {
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The closure applied to each value (or error).
         public let transform: @Sendable (Upstream.Output) -> Output
 
+        /// Makes the publisher; the operator method of the same name is the usual way to get one.
         @inlinable
         public init(upstream: Upstream, transform: @escaping @Sendable (Upstream.Output) -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))

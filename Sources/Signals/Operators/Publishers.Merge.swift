@@ -11,50 +11,43 @@ extension Publisher {
 extension Publishers {
     /// The publisher `merge(with:)` returns. Values from both sides are delivered serially.
     public struct Merge<A: Publisher, B: Publisher>: Publisher where A.Output == B.Output, A.Failure == B.Failure {
+        /// The values this publisher delivers.
         public typealias Output = A.Output
+        /// The error this publisher can fail with.
         public typealias Failure = A.Failure
 
+        /// The first source.
         public let a: A
+        /// The second source.
         public let b: B
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = Core(downstream: subscriber)
-            core.start()
+            core.junction.start()
             a.receive(subscriber: Side(core: core, id: 0))
             b.receive(subscriber: Side(core: core, id: 1))
         }
 
         private final class Core: Sendable {
-            let downstream: SerialDownstream<Output, Failure>
-            let upstreams = UpstreamBag()
+            let junction: Junction<Output, Failure>
             let finishedCount = Locked(0)
 
             init(downstream: some Subscriber<Output, Failure>) {
-                self.downstream = SerialDownstream(downstream)
-            }
-
-            func start() {
-                downstream.start(
-                    Subscription(
-                        cancelsOnRelease: false,
-                        onCancel: { [upstreams, downstream] in
-                            downstream.cancel()
-                            upstreams.cancelAll()
-                        }))
+                self.junction = Junction(downstream)
             }
 
             func complete(_ completion: Completion<Failure>, id: Int) {
                 switch completion {
                 case .finished:
-                    upstreams.remove(id: id)
+                    junction.upstreams.remove(id: id)
                     let count = finishedCount.withLock { count in
                         count += 1
                         return count
                     }
-                    if count == 2 { downstream.finish(.finished) }
+                    if count == 2 { junction.downstream.finish(.finished) }
                 case .failure:
-                    upstreams.cancelAll()
-                    downstream.finish(completion)
+                    junction.end(with: completion)
                 }
             }
         }
@@ -63,8 +56,8 @@ extension Publishers {
             let core: Core
             let id: Int
 
-            func receive(subscription: Subscription) { core.upstreams.add(subscription, id: id) }
-            func receive(_ input: Output) { core.downstream.send(input) }
+            func receive(subscription: Subscription) { core.junction.upstreams.add(subscription, id: id) }
+            func receive(_ input: Output) { core.junction.downstream.send(input) }
             func receive(completion: Completion<Failure>) { core.complete(completion, id: id) }
         }
     }

@@ -10,12 +10,17 @@ extension Publisher {
 extension Publishers {
     /// The publisher `receive(on:)` returns.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The scheduler whose clock and queue the operator uses.
         public let scheduler: Context
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler))
         }

@@ -17,12 +17,17 @@ extension Publisher where Output: Equatable {
 extension Publishers {
     /// The publisher `removeDuplicates()` and `removeDuplicates(by:)` return.
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The test applied to each value.
         public let predicate: @Sendable (Output, Output) -> Bool
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }

@@ -8,12 +8,17 @@ extension Publisher {
 extension Publishers {
     /// The publisher `replaceError(with:)` returns; it cannot fail.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// This publisher cannot fail.
         public typealias Failure = Never
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The value emitted.
         public let output: Output
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
         }

@@ -15,12 +15,17 @@ extension Publisher {
 extension Publishers {
     /// The publisher `scan(_:_:)` returns. Each subscriber starts again from `initialResult`.
     public struct Scan<Upstream: Publisher, Output: Sendable>: Publisher {
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// Where the accumulation starts, for each subscriber.
         public let initialResult: Output
+        /// Combines the accumulation so far with the next value.
         public let nextPartialResult: @Sendable (Output, Upstream.Output) -> Output
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, initial: initialResult, next: nextPartialResult))
         }

@@ -9,15 +9,19 @@ extension Publisher where Failure == Never {
 extension Publishers {
     /// The publisher `setFailureType(to:)` returns; it never actually fails.
     public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
 
+        /// Makes the publisher; the operator method of the same name is the usual way to get one.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber))

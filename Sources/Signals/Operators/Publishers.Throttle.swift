@@ -18,14 +18,21 @@ extension Publisher {
 extension Publishers {
     /// The publisher `throttle(for:scheduler:latest:)` returns.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The values this publisher delivers.
         public typealias Output = Upstream.Output
+        /// The error this publisher can fail with.
         public typealias Failure = Upstream.Failure
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The length of time the operator works with.
         public let interval: Duration
+        /// The scheduler whose clock and queue the operator uses.
         public let scheduler: Context
+        /// Whether a window emits its latest value (true) or its first (false).
         public let latest: Bool
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, throttle: self))
         }

@@ -9,11 +9,15 @@ extension Publisher {
 extension Publishers {
     /// The publisher `tryMap(_:)` returns. Its failure is `any Error`: the upstream's error or the thrown one.
     public struct TryMap<Upstream: Publisher, Output: Sendable>: Publisher {
+        /// The error this publisher can fail with.
         public typealias Failure = any Error
 
+        /// The publisher this operator subscribes to.
         public let upstream: Upstream
+        /// The closure applied to each value (or error).
         public let transform: @Sendable (Upstream.Output) throws -> Output
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }

@@ -7,8 +7,10 @@ public struct ImmediateScheduler: Scheduler {
 
     private init() {}
 
+    /// The current time of this scheduler.
     public var now: SchedulerInstant { WallClock.now() }
 
+    /// Runs `action` as soon as possible (see `Scheduler.schedule(_:)`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
         action()

@@ -10,13 +10,16 @@ public struct MainQueueScheduler: Scheduler {
 
     private init() {}
 
+    /// The current time of this scheduler.
     public var now: SchedulerInstant { WallClock.now() }
 
+    /// Runs `action` as soon as possible (see `Scheduler.schedule(_:)`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
         DispatchQueue.main.schedule(action)
     }
 
+    /// Runs `action` once `delay` has passed (see `Scheduler.schedule(after:_:)`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
         DispatchQueue.main.schedule(after: delay, action)

@@ -36,18 +36,22 @@ public struct SchedulerInstant: Sendable, Hashable, Comparable, Codable, CustomS
         .nanoseconds(other.nanosecondsSinceEpoch &- nanosecondsSinceEpoch)
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool {
         lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
     }
 
+    /// The instant `rhs` after `lhs`.
     public static func + (lhs: SchedulerInstant, rhs: Duration) -> SchedulerInstant {
         lhs.advanced(by: rhs)
     }
 
+    /// The instant `rhs` before `lhs`.
     public static func - (lhs: SchedulerInstant, rhs: Duration) -> SchedulerInstant {
         lhs.advanced(by: .zero - rhs)
     }
 
+    /// The time from `rhs` to `lhs`.
     public static func - (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Duration {
         rhs.duration(to: lhs)
     }

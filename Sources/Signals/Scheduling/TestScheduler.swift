@@ -43,6 +43,7 @@ public final class TestScheduler: Scheduler {
 
     // MARK: - Public API
 
+    /// The current time of this scheduler.
     public var now: SchedulerInstant {
         state.withLock { $0.now }
     }
@@ -62,11 +63,13 @@ public final class TestScheduler: Scheduler {
         }
     }
 
+    /// Runs `action` as soon as possible (see `Scheduler.schedule(_:)`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
         enqueue(after: .zero, action)
     }
 
+    /// Runs `action` once `delay` has passed (see `Scheduler.schedule(after:_:)`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
         enqueue(after: max(delay, .zero), action)

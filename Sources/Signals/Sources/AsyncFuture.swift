@@ -25,6 +25,7 @@ public struct AsyncFuture<Output: Sendable, Failure: Error>: Publisher {
         self.operation = operation
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let task = Locked<Task<Void, Never>?>(nil)
         let link = UpstreamLink()

@@ -1,6 +1,8 @@
 /// A publisher that makes a new publisher for each subscriber, when it subscribes.
 public struct Deferred<DeferredPublisher: Publisher>: Publisher {
+    /// The values this publisher delivers.
     public typealias Output = DeferredPublisher.Output
+    /// The error this publisher can fail with.
     public typealias Failure = DeferredPublisher.Failure
 
     /// Called once per subscriber.
@@ -11,6 +13,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
         self.createPublisher = createPublisher
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         createPublisher().receive(subscriber: subscriber)
     }

@@ -10,6 +10,7 @@ public struct Empty<Output: Sendable, Failure: Error>: Publisher {
         self.completeImmediately = completeImmediately
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let link = UpstreamLink()
         subscriber.receive(subscription: link.downstreamToken())

@@ -13,6 +13,7 @@ public struct Fail<Output: Sendable, Failure: Error>: Publisher {
         self.error = error
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let link = UpstreamLink()
         subscriber.receive(subscription: link.downstreamToken())

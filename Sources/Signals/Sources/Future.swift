@@ -32,6 +32,7 @@ public final class Future<Output: Sendable, Failure: Error>: Publisher {
         }
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)
     }

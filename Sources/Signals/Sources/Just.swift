@@ -3,6 +3,7 @@
 /// **Behavior**
 /// - Each subscriber gets the value and `.finished`, synchronously inside `subscribe`.
 public struct Just<Output: Sendable>: Publisher {
+    /// This publisher cannot fail.
     public typealias Failure = Never
 
     /// The value every subscriber receives.
@@ -14,6 +15,7 @@ public struct Just<Output: Sendable>: Publisher {
         self.output = output
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         let link = UpstreamLink()

@@ -2,6 +2,7 @@ extension Publishers {
     /// A publisher that delivers the elements of a sequence, then finishes.
     public struct Sequence<Elements: Swift.Sequence & Sendable, Failure: Error>: Publisher
     where Elements.Element: Sendable {
+        /// The values this publisher delivers.
         public typealias Output = Elements.Element
 
         /// The elements each subscriber receives, in order.
@@ -13,6 +14,7 @@ extension Publishers {
             self.sequence = sequence
         }
 
+        /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let link = UpstreamLink()

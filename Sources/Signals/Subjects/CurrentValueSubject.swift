@@ -31,16 +31,19 @@ public final class CurrentValueSubject<Output: Sendable, Failure: Error>: Subjec
         set { core.send(newValue) }
     }
 
+    /// Sends `value` to every current subscriber, in subscription order; ignored after completion.
     @inlinable
     public func send(_ value: Output) {
         core.send(value)
     }
 
+    /// Ends the stream for every subscriber; only the first completion counts.
     @inlinable
     public func send(completion: Completion<Failure>) {
         core.send(completion: completion)
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)

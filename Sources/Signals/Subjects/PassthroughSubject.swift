@@ -20,16 +20,19 @@ public final class PassthroughSubject<Output: Sendable, Failure: Error>: Subject
     @inlinable
     public init() {}
 
+    /// Sends `value` to every current subscriber, in subscription order; ignored after completion.
     @inlinable
     public func send(_ value: Output) {
         core.send(value)
     }
 
+    /// Ends the stream for every subscriber; only the first completion counts.
     @inlinable
     public func send(completion: Completion<Failure>) {
         core.send(completion: completion)
     }
 
+    /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)

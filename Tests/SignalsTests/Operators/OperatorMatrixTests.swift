@@ -60,6 +60,34 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test("a failure of the upstream passes through after the values", arguments: cases)
+    func failurePassesThrough(_ operatorCase: Case) {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = operatorCase.apply(subject, scheduler).record()
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        subject.send(2)
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.events == [.value(1), .failure("boom")])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test(
+        "a finish of the upstream passes through after the values",
+        arguments: cases.filter { $0.name != "merge" })
+    func finishPassesThrough(_ operatorCase: Case) {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = operatorCase.apply(subject, scheduler).record()
+        subject.send(1)
+        subject.send(completion: .finished)
+        subject.send(2)
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.events == [.value(1), .finished])
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test("a send from inside the callback neither deadlocks nor reorders", arguments: cases)
     func reentrancy(_ operatorCase: Case) {
         let scheduler = TestScheduler()
