@@ -32,7 +32,7 @@ package final class SubjectConduit: Sendable {
 
 /// The non-generic heart of every subject: who is subscribed, in which order, and the delivery queue.
 ///
-/// Rules it implements (DESIGN.md, Signals semantics 1–5):
+/// The delivery rules it implements:
 /// - Every delivery is a job of one FIFO. A thread that finds no drain running becomes the drainer and runs
 ///   jobs until the FIFO is empty; a send made meanwhile (from a callback, or another thread) is appended and
 ///   delivered after the current job, so every subscriber sees one order and nothing deadlocks.

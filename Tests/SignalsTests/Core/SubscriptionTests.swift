@@ -88,3 +88,30 @@ import Testing
         #expect(weakToken == nil)
     }
 }
+
+@Suite struct CancellableTests {
+    @Test("asSubscription turns scheduled work into a token that cancels it when released")
+    func asSubscription() {
+        let scheduler = TestScheduler()
+        let ran = Box(false)
+        var token: Subscription? = scheduler.schedule(after: .seconds(1)) { ran.value = true }.asSubscription()
+        #expect(token != nil)
+        token = nil
+        scheduler.advance(by: .seconds(1))
+        #expect(ran.value == false)
+        let subscription = Subscription {}
+        #expect(subscription.asSubscription() === subscription)
+    }
+}
+
+@Suite struct CompletionTests {
+    @Test("error reads a failure's error; mapError transforms it; finished stays finished")
+    func accessors() {
+        let failure = Completion<TestError>.failure(.boom)
+        #expect(failure.error == .boom)
+        #expect(Completion<TestError>.finished.error == nil)
+        #expect(failure.mapError { _ in TestError.other } == .failure(.other))
+        #expect(Completion<TestError>.finished.mapError { _ in TestError.other } == .finished)
+        #expect(failure.eraseError.error as? TestError == .boom)
+    }
+}
