@@ -20,40 +20,54 @@
 /// instead of deadlocking it) and an `os_unfair_lock` on Apple platforms. `Synchronization.Mutex` is not used
 /// because the thread sanitizer cannot see its contended path on Linux and would report false races.
 ///
+/// The state and the mutex share one allocation. `Locked` is a reference: copies share the same lock.
+///
 /// > Important: never call out (a subscriber, a user closure, a continuation, a scheduler) inside `body`:
 /// > compute what to do under the lock, release it, then act.
 @usableFromInline
-package final class Locked<State> {
-    @usableFromInline var state: State
-    @usableFromInline let lock: UnsafeMutablePointer<LockPrimitive>
+package struct Locked<State> {
+    @usableFromInline let storage: LockedStorage<State>
 
     /// Makes a lock that guards `initialState`.
     @inlinable
     package init(_ initialState: State) {
-        state = initialState
-        lock = UnsafeMutablePointer.allocate(capacity: 1)
-        LockOperations.initialize(lock)
-    }
-
-    @inlinable
-    deinit {
-        LockOperations.destroy(lock)
-        lock.deallocate()
+        storage = LockedStorage.make(initialState)
     }
 
     /// Runs `body` with exclusive access to the state.
     @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        LockOperations.lock(lock)
-        defer { LockOperations.unlock(lock) }
-        return try body(&state)
+        try storage.withUnsafeMutablePointers { state, lock in
+            LockOperations.lock(lock)
+            defer { LockOperations.unlock(lock) }
+            return try body(&state.pointee)
+        }
     }
 }
 
-// Safety: `state` is read and written only inside `withLock`, which holds the mutex `lock` for the whole access;
-// the mutex is allocated once and never moves. Sendable only when the state is, so a value that must not cross
-// threads cannot be smuggled out of `withLock`.
+// Safety: the state is read and written only inside `withLock`, which holds the mutex for the whole access;
+// the mutex lives in the same heap object as the state and never moves. Sendable only when the state is, so
+// a value that must not cross threads cannot be smuggled out of `withLock`. (`ManagedBuffer` is explicitly not
+// Sendable, hence the unchecked conformance on this wrapper.)
 extension Locked: @unchecked Sendable where State: Sendable {}
+
+/// The state (the header) and the mutex (the one element) in a single heap object.
+@usableFromInline
+final class LockedStorage<State>: ManagedBuffer<State, LockPrimitive> {
+    @inlinable
+    static func make(_ initialState: State) -> LockedStorage<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initialState }
+        let storage = unsafeDowncast(buffer, to: LockedStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { LockOperations.initialize($0) }
+        return storage
+    }
+
+    // The header (the state) is destroyed by `ManagedBuffer` itself; the element (the mutex) is ours.
+    @inlinable
+    deinit {
+        withUnsafeMutablePointerToElements { LockOperations.destroy($0) }
+    }
+}
 
 @usableFromInline
 enum LockOperations {

@@ -11,6 +11,18 @@ import Testing
         }
         #expect(counter.withLock { $0 } == 80_000)
     }
+
+    @Test("a released lock releases its state")
+    func releasesState() {
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let locked = Locked(token)
+            #expect(locked.withLock { $0 } === token)
+        }
+        #expect(weakToken == nil)
+    }
 }
 
 @Suite struct FIFOTests {
