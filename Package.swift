@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground"),
         .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "LoftTests", dependencies: ["Loft"]),
+        .testTarget(name: "LoftTests", dependencies: ["Loft", "LoftTesting"]),
         .testTarget(name: "LoftTestingTests", dependencies: ["LoftTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,40 @@
 @_exported import Loft
+
+extension Query {
+    /// Waits until the query's state satisfies `predicate` and returns it (the current state counts).
+    ///
+    /// Pair it with `TestScheduler` and `QueryClient.waitUntilIdle()`: it never sleeps.
+    public func firstState(where predicate: @escaping @Sendable (QueryState<Response>) -> Bool) async
+        -> QueryState<Response>
+    {
+        for await state in states where predicate(state) { return state }
+        return state
+    }
+}
+
+extension Query.Consumer {
+    /// Waits until the consumer's state satisfies `predicate` and returns it (the current state counts).
+    public func firstState(where predicate: @escaping @Sendable (QueryState<Response>) -> Bool) async
+        -> QueryState<Response>
+    {
+        for await state in states where predicate(state) { return state }
+        return state
+    }
+}
+
+/// Records every value a publisher sends, for assertions in tests.
+public final class PublisherRecorder<Value: Sendable>: Sendable {
+    private let recorded = Locked<[Value]>([])
+    private let subscription: Locked<Subscription?> = Locked(nil)
+
+    /// Subscribes to `publisher` and records what it sends until the recorder is released.
+    public init<P: Publisher>(_ publisher: P) where P.Output == Value, P.Failure == Never {
+        let token = publisher.sink { [recorded] value in recorded.withLock { $0.append(value) } }
+        subscription.withLock { $0 = token }
+    }
+
+    /// Every value so far, in order.
+    public var values: [Value] {
+        recorded.withLock { $0 }
+    }
+}

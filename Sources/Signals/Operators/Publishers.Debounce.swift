@@ -8,14 +8,14 @@ extension Publisher {
     /// - Each value restarts the wait; the value emitted is the latest, on the scheduler.
     /// - When the upstream finishes, a value still waiting is emitted at once, then `.finished`
     ///   (nothing is lost); a failure drops it and is passed on at once.
-    public func debounce<S: Scheduler>(for dueTime: Duration, scheduler: S) -> Publishers.Debounce<Self, S> {
+    public func debounce(for dueTime: Duration, scheduler: any Scheduler) -> Publishers.Debounce<Self> {
         Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler)
     }
 }
 
 extension Publishers {
     /// The publisher `debounce(for:scheduler:)` returns.
-    public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public struct Debounce<Upstream: Publisher>: Publisher {
         /// The values this publisher delivers.
         public typealias Output = Upstream.Output
         /// The error this publisher can fail with.
@@ -26,7 +26,7 @@ extension Publishers {
         /// How long the upstream must stay quiet before the latest value is emitted.
         public let dueTime: Duration
         /// The scheduler whose clock and queue the operator uses.
-        public let scheduler: Context
+        public let scheduler: any Scheduler
 
         /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -42,11 +42,11 @@ extension Publishers {
         private final class Inner: Subscriber {
             let downstream: SerialDownstream<Output, Failure>
             let dueTime: Duration
-            let scheduler: Context
+            let scheduler: any Scheduler
             let link = UpstreamLink()
             let state = Locked(State())
 
-            init(downstream: some Subscriber<Output, Failure>, dueTime: Duration, scheduler: Context) {
+            init(downstream: some Subscriber<Output, Failure>, dueTime: Duration, scheduler: any Scheduler) {
                 self.downstream = SerialDownstream(downstream)
                 self.dueTime = dueTime
                 self.scheduler = scheduler

@@ -1,13 +1,13 @@
 extension Publisher {
     /// Delivers every event, completion included, `interval` later on the scheduler, in the original order.
-    public func delay<S: Scheduler>(for interval: Duration, scheduler: S) -> Publishers.Delay<Self, S> {
+    public func delay(for interval: Duration, scheduler: any Scheduler) -> Publishers.Delay<Self> {
         Publishers.Delay(upstream: self, interval: interval, scheduler: scheduler)
     }
 }
 
 extension Publishers {
     /// The publisher `delay(for:scheduler:)` returns.
-    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public struct Delay<Upstream: Publisher>: Publisher {
         /// The values this publisher delivers.
         public typealias Output = Upstream.Output
         /// The error this publisher can fail with.
@@ -18,7 +18,7 @@ extension Publishers {
         /// The length of time the operator works with.
         public let interval: Duration
         /// The scheduler whose clock and queue the operator uses.
-        public let scheduler: Context
+        public let scheduler: any Scheduler
 
         /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -35,11 +35,11 @@ extension Publishers {
         private final class Inner: Subscriber {
             let downstream: SerialDownstream<Output, Failure>
             let interval: Duration
-            let scheduler: Context
+            let scheduler: any Scheduler
             let link = UpstreamLink()
             let state = Locked(State())
 
-            init(downstream: some Subscriber<Output, Failure>, interval: Duration, scheduler: Context) {
+            init(downstream: some Subscriber<Output, Failure>, interval: Duration, scheduler: any Scheduler) {
                 self.downstream = SerialDownstream(downstream)
                 self.interval = interval
                 self.scheduler = scheduler

@@ -2,14 +2,14 @@ extension Publisher {
     /// Delivers values and completion on `scheduler`, in order, one at a time.
     ///
     /// The subscription itself is handed over synchronously; cancelling stops delivery of what was queued.
-    public func receive<S: Scheduler>(on scheduler: S) -> Publishers.ReceiveOn<Self, S> {
+    public func receive(on scheduler: any Scheduler) -> Publishers.ReceiveOn<Self> {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler)
     }
 }
 
 extension Publishers {
     /// The publisher `receive(on:)` returns.
-    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public struct ReceiveOn<Upstream: Publisher>: Publisher {
         /// The values this publisher delivers.
         public typealias Output = Upstream.Output
         /// The error this publisher can fail with.
@@ -18,7 +18,7 @@ extension Publishers {
         /// The publisher this operator subscribes to.
         public let upstream: Upstream
         /// The scheduler whose clock and queue the operator uses.
-        public let scheduler: Context
+        public let scheduler: any Scheduler
 
         /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -33,11 +33,11 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Output, Downstream.Failure == Failure {
             let downstream: Downstream
-            let scheduler: Context
+            let scheduler: any Scheduler
             let link = UpstreamLink()
             let state = Locked(State())
 
-            init(downstream: Downstream, scheduler: Context) {
+            init(downstream: Downstream, scheduler: any Scheduler) {
                 self.downstream = downstream
                 self.scheduler = scheduler
             }

@@ -6,18 +6,18 @@ extension Publisher {
     /// - Values during a window are held: the latest (`latest: true`) or the first (`latest: false`); when the
     ///   window closes the held value is emitted on the scheduler and opens the next window.
     /// - When the upstream finishes, a held value is emitted at once, then `.finished`; a failure drops it.
-    public func throttle<S: Scheduler>(
+    public func throttle(
         for interval: Duration,
-        scheduler: S,
+        scheduler: any Scheduler,
         latest: Bool
-    ) -> Publishers.Throttle<Self, S> {
+    ) -> Publishers.Throttle<Self> {
         Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
     }
 }
 
 extension Publishers {
     /// The publisher `throttle(for:scheduler:latest:)` returns.
-    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public struct Throttle<Upstream: Publisher>: Publisher {
         /// The values this publisher delivers.
         public typealias Output = Upstream.Output
         /// The error this publisher can fail with.
@@ -28,7 +28,7 @@ extension Publishers {
         /// The length of time the operator works with.
         public let interval: Duration
         /// The scheduler whose clock and queue the operator uses.
-        public let scheduler: Context
+        public let scheduler: any Scheduler
         /// Whether a window emits its latest value (true) or its first (false).
         public let latest: Bool
 

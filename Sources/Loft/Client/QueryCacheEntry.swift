@@ -1,0 +1,430 @@
+/// The cache entry of one key: its data, error and statuses, the fetch in flight, the observers, and the
+/// garbage-collection timer.
+///
+/// **Behavior**
+/// - One fetch in flight however many callers ask: they all get its result. An explicit refetch of an entry
+///   that has data cancels the fetch in flight and starts a new one, and the waiters of the old get the new.
+/// - A failed fetch keeps the last good data; the error, its time and the failure count go into the snapshot.
+/// - Retries wait on the client's scheduler (virtual time in tests).
+/// - Cancelling restores the state from before the fetch; its waiters get `QueryError.cancelled`.
+/// - When the last observer leaves, a running fetch is allowed to finish and its result is cached; garbage
+///   collection starts `gcTime` after the last observer left or the fetch ended, whichever is later, and an
+///   observer that comes back cancels it.
+/// - Every change is published in order through `changes`; no lock is held while observers run.
+package final class QueryCacheEntry: Sendable {
+    package struct Observer: Sendable {
+        /// A disabled query does not count as active: invalidation and triggers leave it alone.
+        package var isEnabled: Bool
+        /// Starts a fetch with the observer's own fetcher and request (invalidation, focus, reconnect); nil for
+        /// a consumer, which cannot fetch.
+        package var refetch: (@Sendable (FetchReason) -> Void)?
+
+        package init(isEnabled: Bool, refetch: (@Sendable (FetchReason) -> Void)?) {
+            self.isEnabled = isEnabled
+            self.refetch = refetch
+        }
+    }
+
+    private struct InFlight: Sendable {
+        var id: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
+        /// The state to restore on cancel.
+        var before: EntrySnapshot
+        var request: FetchRequest
+    }
+
+    private struct State: Sendable {
+        var snapshot = EntrySnapshot()
+        var inFlight: InFlight?
+        var nextID: UInt64 = 0
+        var observers: [UInt64: Observer] = [:]
+        var gcTime: Duration = .seconds(300)
+        var gcTimer: (any Cancellable)?
+        var gcGeneration: UInt64 = 0
+        /// The last fetch started, to refetch an entry that has no observer (`refetchType: .inactive`).
+        var lastRequest: FetchRequest?
+        var isRemoved = false
+        /// Tests waiting until the fetch in flight has this many waiters.
+        var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    package let key: QueryKey
+    private let context: ClientContext
+    private let state = Locked(State())
+    private let subject = CurrentValueSubject<EntrySnapshot, Never>(EntrySnapshot())
+    private let publication: SerialDownstream<EntrySnapshot, Never>
+
+    package init(key: QueryKey, context: ClientContext) {
+        self.key = key
+        self.context = context
+        publication = SerialDownstream(
+            AnySubscriber<EntrySnapshot, Never>(receiveValue: { [subject] in subject.send($0) }))
+    }
+
+    // MARK: - Reading
+
+    package var snapshot: EntrySnapshot {
+        state.withLock { $0.snapshot }
+    }
+
+    /// Every change, in order; a new subscriber gets the current snapshot first.
+    package var changes: CurrentValueSubject<EntrySnapshot, Never> {
+        subject
+    }
+
+    package var hasActiveObservers: Bool {
+        state.withLock { $0.observers.values.contains { $0.isEnabled } }
+    }
+
+    package var isFetching: Bool {
+        state.withLock { $0.inFlight != nil }
+    }
+
+    // MARK: - Writing
+
+    /// Stores `value` as fresh data (a `setQueryData`, initial data or hydration).
+    ///
+    /// - Parameter onlyIfEmpty: stores only when there is no data yet (initial data never overwrites).
+    /// - Returns: whether the data changed.
+    @discardableResult
+    package func setData(
+        _ value: any Sendable, updatedAt: SchedulerInstant, structuralSharing: Bool = true, onlyIfEmpty: Bool = false
+    ) -> Bool {
+        let changed = mutate { state -> Bool in
+            if onlyIfEmpty, state.snapshot.data != nil { return false }
+            let isSame = structuralSharing && areEqual(state.snapshot.data, value)
+            if !isSame { state.snapshot.data = value }
+            state.snapshot.dataUpdatedAt = updatedAt
+            state.snapshot.status = .success
+            state.snapshot.error = nil
+            state.snapshot.isInvalidated = false
+            return !isSame
+        }
+        if changed { context.events.send(.updated(key)) }
+        return changed
+    }
+
+    /// Marks the entry stale whatever its `staleTime`. Returns whether it has an enabled observer.
+    package func invalidate() -> Bool {
+        mutate { state in
+            state.snapshot.isInvalidated = true
+            return state.observers.values.contains { $0.isEnabled }
+        }
+    }
+
+    /// Back to the initial state: no data, no error; a fetch in flight is cancelled.
+    package func reset() {
+        cancelFetch()
+        mutate { state in
+            let observers = state.snapshot.observerCount
+            state.snapshot = EntrySnapshot()
+            state.snapshot.observerCount = observers
+        }
+        context.events.send(.updated(key))
+    }
+
+    package func markRemoved() {
+        let timer = state.withLock { state -> (any Cancellable)? in
+            state.isRemoved = true
+            defer { state.gcTimer = nil }
+            return state.gcTimer
+        }
+        timer?.cancel()
+    }
+
+    /// How many callers wait on the fetch in flight.
+    package var waiterCount: Int {
+        state.withLock { $0.inFlight?.waiters.count ?? 0 }
+    }
+
+    /// Returns once at least `count` callers wait on the fetch in flight: a barrier for tests, never a sleep.
+    package func waitForWaiters(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isReached = state.withLock { state -> Bool in
+                guard (state.inFlight?.waiters.count ?? 0) < count else { return true }
+                state.waiterWatchers.append((count, continuation))
+                return false
+            }
+            if isReached { continuation.resume() }
+        }
+    }
+
+    // MARK: - Fetching
+
+    /// Starts a fetch, or joins the one in flight, without waiting for it.
+    package func beginFetch(_ request: FetchRequest) {
+        start(request, waiter: nil)
+    }
+
+    /// Starts a fetch, or joins the one in flight, and returns its value.
+    ///
+    /// - Throws: the fetcher's last error once retries are exhausted; `QueryError.cancelled` when the fetch is
+    ///   cancelled; `CancellationError` when the calling task is cancelled (the fetch goes on for others).
+    package func fetchValue(_ request: FetchRequest) async throws -> any Sendable {
+        let waiterID = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                start(request, waiter: (waiterID, continuation))
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in state.inFlight?.waiters.removeValue(forKey: waiterID) }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Cancels the fetch in flight, restoring the state from before it. Its waiters get `QueryError.cancelled`.
+    package func cancelFetch() {
+        var needsCollection = false
+        let cancelled = mutate { state -> InFlight? in
+            guard let inFlight = state.inFlight else { return nil }
+            state.inFlight = nil
+            let observers = state.snapshot.observerCount
+            state.snapshot = inFlight.before
+            state.snapshot.observerCount = observers
+            state.snapshot.fetchStatus = .idle
+            needsCollection = state.observers.isEmpty
+            return inFlight
+        }
+        guard let cancelled else { return }
+        cancelled.task?.cancel()
+        let error = QueryError.cancelled(key: key)
+        for waiter in cancelled.waiters.values { waiter.resume(throwing: error) }
+        context.events.send(.fetchFinished(key, error: error))
+        if needsCollection { scheduleCollection() }
+    }
+
+    private func start(
+        _ request: FetchRequest, waiter: (id: UInt64, continuation: CheckedContinuation<any Sendable, any Error>)?
+    ) {
+        enum Action {
+            case joined
+            case started(id: UInt64, replacing: Task<Void, Never>?)
+        }
+        let action = mutate { state -> Action in
+            state.lastRequest = request
+            if var current = state.inFlight {
+                if let waiter { current.waiters[waiter.id] = waiter.continuation }
+                guard request.cancelsInFlight, state.snapshot.data != nil else {
+                    state.inFlight = current
+                    return .joined
+                }
+                state.nextID += 1
+                state.inFlight = InFlight(
+                    id: state.nextID, waiters: current.waiters, before: current.before, request: request)
+                state.snapshot.failureCount = 0
+                return .started(id: state.nextID, replacing: current.task)
+            }
+            state.nextID += 1
+            var inFlight = InFlight(id: state.nextID, before: state.snapshot, request: request)
+            if let waiter { inFlight.waiters[waiter.id] = waiter.continuation }
+            state.inFlight = inFlight
+            state.snapshot.fetchStatus = .fetching
+            state.snapshot.failureCount = 0
+            return .started(id: state.nextID, replacing: nil)
+        }
+        if waiter != nil { resumeWaiterWatchers() }
+        guard case .started(let id, let replaced) = action else { return }
+        replaced?.cancel()
+        cancelCollection()
+        context.events.send(.fetchStarted(key, reason: request.reason))
+        let task = context.tracker.spawn { [self] in await run(id, request) }
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.inFlight?.id == id else { return false }
+            state.inFlight?.task = task
+            return true
+        }
+        // Cancelled (or replaced) before the task was recorded: cancel it now.
+        if !isCurrent { task.cancel() }
+    }
+
+    private func resumeWaiterWatchers() {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let waiting = state.inFlight?.waiters.count ?? 0
+            let ready = state.waiterWatchers.filter { $0.count <= waiting }.map(\.continuation)
+            state.waiterWatchers.removeAll { $0.count <= waiting }
+            return ready
+        }
+        for watcher in ready { watcher.resume() }
+    }
+
+    private func run(_ id: UInt64, _ request: FetchRequest) async {
+        var failures = 0
+        while true {
+            do {
+                let value = try await request.fetch()
+                finish(id, .success(value), failures: failures, structuralSharing: request.structuralSharing)
+                return
+            } catch {
+                guard !Task.isCancelled, isCurrent(id) else { return }
+                failures += 1
+                guard let delay = request.retry.delayBeforeRetry(failures, error) else {
+                    finish(id, .failure(error), failures: failures, structuralSharing: request.structuralSharing)
+                    return
+                }
+                recordRetry(id, failures: failures)
+                do {
+                    try await context.tracker.sleep(for: delay, on: context.scheduler)
+                } catch {
+                    return
+                }
+                guard isCurrent(id) else { return }
+            }
+        }
+    }
+
+    private func isCurrent(_ id: UInt64) -> Bool {
+        state.withLock { $0.inFlight?.id == id }
+    }
+
+    private func recordRetry(_ id: UInt64, failures: Int) {
+        mutate { state in
+            guard state.inFlight?.id == id else { return }
+            state.snapshot.failureCount = failures
+        }
+    }
+
+    private func finish(
+        _ id: UInt64, _ result: Result<any Sendable, any Error>, failures: Int, structuralSharing: Bool
+    ) {
+        let now = context.scheduler.now
+        var needsCollection = false
+        var dataChanged = false
+        let outcome = mutate {
+            state -> (waiters: [CheckedContinuation<any Sendable, any Error>], value: Result<any Sendable, any Error>)?
+            in
+            guard let inFlight = state.inFlight, inFlight.id == id else { return nil }
+            state.inFlight = nil
+            state.snapshot.fetchStatus = .idle
+            needsCollection = state.observers.isEmpty
+            switch result {
+            case .success(let value):
+                let isSame = structuralSharing && areEqual(state.snapshot.data, value)
+                if !isSame { state.snapshot.data = value }
+                dataChanged = !isSame || state.snapshot.status != .success
+                state.snapshot.dataUpdatedAt = now
+                state.snapshot.status = .success
+                state.snapshot.error = nil
+                state.snapshot.failureCount = 0
+                state.snapshot.isInvalidated = false
+                return (Array(inFlight.waiters.values), .success(state.snapshot.data ?? value))
+            case .failure(let error):
+                state.snapshot.error = error
+                state.snapshot.errorUpdatedAt = now
+                state.snapshot.status = .error
+                state.snapshot.failureCount = failures
+                dataChanged = true
+                return (Array(inFlight.waiters.values), .failure(error))
+            }
+        }
+        guard let outcome else { return }
+        for waiter in outcome.waiters { waiter.resume(with: outcome.value) }
+        if dataChanged { context.events.send(.updated(key)) }
+        context.events.send(.fetchFinished(key, error: outcome.value.failure))
+        if needsCollection { scheduleCollection() }
+    }
+
+    // MARK: - Observers and garbage collection
+
+    /// Adds an observer (a query or consumer); cancels a pending garbage collection.
+    package func addObserver(_ observer: Observer, gcTime: Duration) -> UInt64 {
+        let id = mutate { state in
+            state.nextID += 1
+            state.observers[state.nextID] = observer
+            state.snapshot.observerCount = state.observers.count
+            state.gcTime = max(state.gcTime, gcTime)
+            return state.nextID
+        }
+        cancelCollection()
+        return id
+    }
+
+    /// Turns an observer's `enabled` on or off.
+    package func setObserver(_ id: UInt64, isEnabled: Bool) {
+        state.withLock { $0.observers[id]?.isEnabled = isEnabled }
+    }
+
+    /// Removes an observer; the last one to leave starts garbage collection (after any fetch in flight).
+    package func removeObserver(_ id: UInt64) {
+        var needsCollection = false
+        mutate { state in
+            guard state.observers.removeValue(forKey: id) != nil else { return }
+            state.snapshot.observerCount = state.observers.count
+            needsCollection = state.observers.isEmpty && state.inFlight == nil
+        }
+        if needsCollection { scheduleCollection() }
+    }
+
+    /// Refetches through the first enabled observer that can fetch (the others join its fetch). An entry
+    /// observed only by consumers, or without observers when `includingInactive`, refetches with the last
+    /// request made for it, if any.
+    package func refetch(reason: FetchReason, includingInactive: Bool) {
+        let (refetch, isActive, lastRequest) = state.withLock { state in
+            let enabled = state.observers.values.filter(\.isEnabled)
+            return (enabled.lazy.compactMap(\.refetch).first, !enabled.isEmpty, state.lastRequest)
+        }
+        if let refetch {
+            refetch(reason)
+        } else if isActive || includingInactive, var request = lastRequest {
+            request.reason = reason
+            request.cancelsInFlight = false
+            beginFetch(request)
+        }
+    }
+
+    private func scheduleCollection() {
+        let (generation, delay, isRemoved) = state.withLock { state in
+            state.gcGeneration += 1
+            return (state.gcGeneration, state.gcTime, state.isRemoved)
+        }
+        guard !isRemoved else { return }
+        let timer = context.scheduler.schedule(after: delay) { [weak self] in
+            self?.collectIfUnused(generation)
+        }
+        let isStale = state.withLock { state -> Bool in
+            guard state.gcGeneration == generation, !state.isRemoved else { return true }
+            state.gcTimer = timer
+            return false
+        }
+        if isStale { timer.cancel() }
+    }
+
+    private func cancelCollection() {
+        let timer = state.withLock { state -> (any Cancellable)? in
+            state.gcGeneration += 1
+            defer { state.gcTimer = nil }
+            return state.gcTimer
+        }
+        timer?.cancel()
+    }
+
+    private func collectIfUnused(_ generation: UInt64) {
+        let isUnused = state.withLock { state in
+            state.gcGeneration == generation && state.observers.isEmpty && state.inFlight == nil && !state.isRemoved
+        }
+        if isUnused { context.collect(self) }
+    }
+
+    // MARK: - Publication
+
+    /// Applies `change` under the lock and publishes the new snapshot, in order, after the lock is released.
+    @discardableResult
+    private func mutate<Result>(_ change: (inout State) -> Result) -> Result {
+        let (result, mustDrain) = state.withLock { state -> (Result, Bool) in
+            let result = change(&state)
+            return (result, publication.enqueue(.value(state.snapshot)))
+        }
+        if mustDrain { publication.drain() }
+        return result
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,0 +1,62 @@
+/// The keys of a cache arranged as a tree of parts, so that all keys under a prefix are found without
+/// scanning the others: finding the 100 keys under `["item", 42]` among 100,000 visits those 100 only.
+package struct KeyIndex: Sendable {
+    private struct Node: Sendable {
+        var isKey = false
+        var children: [QueryKey.Part: Node] = [:]
+    }
+
+    private var root = Node()
+
+    package init() {}
+
+    package mutating func insert(_ key: QueryKey) {
+        Self.insert(key.parts[...], into: &root)
+    }
+
+    package mutating func remove(_ key: QueryKey) {
+        Self.remove(key.parts[...], from: &root)
+    }
+
+    /// Every key that has `prefix` as a prefix (itself included), or just `prefix` when `exact`.
+    package func keys(withPrefix prefix: QueryKey, exact: Bool = false) -> [QueryKey] {
+        var node = root
+        for part in prefix.parts {
+            guard let child = node.children[part] else { return [] }
+            node = child
+        }
+        if exact { return node.isKey ? [prefix] : [] }
+        var found: [QueryKey] = []
+        Self.collect(node, path: prefix.parts, into: &found)
+        return found
+    }
+
+    private static func insert(_ parts: ArraySlice<QueryKey.Part>, into node: inout Node) {
+        guard let first = parts.first else {
+            node.isKey = true
+            return
+        }
+        insert(parts.dropFirst(), into: &node.children[first, default: Node()])
+    }
+
+    /// Returns whether `node` became empty, so the parent can drop it.
+    @discardableResult
+    private static func remove(_ parts: ArraySlice<QueryKey.Part>, from node: inout Node) -> Bool {
+        if let first = parts.first {
+            guard node.children[first] != nil else { return false }
+            if remove(parts.dropFirst(), from: &node.children[first]!) {
+                node.children[first] = nil
+            }
+        } else {
+            node.isKey = false
+        }
+        return !node.isKey && node.children.isEmpty
+    }
+
+    private static func collect(_ node: Node, path: [QueryKey.Part], into found: inout [QueryKey]) {
+        if node.isKey { found.append(QueryKey(parts: path)) }
+        for (part, child) in node.children {
+            collect(child, path: path + [part], into: &found)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension QueryKey {
+    /// One part of a key: a string, an integer, a boolean, a double, a UUID, or a string-keyed dictionary of
+    /// parts (a filter object such as `["status": "open", "page": 2]`).
+    ///
+    /// Literals make parts directly: `"users"`, `42`, `true`, `1.5`, `["page": 2]`.
+    public enum Part: Sendable, Hashable, CustomStringConvertible {
+        /// A string part.
+        case string(String)
+        /// An integer part.
+        case int(Int)
+        /// A boolean part.
+        case bool(Bool)
+        /// A floating-point part.
+        case double(Double)
+        /// A UUID part.
+        case uuid(UUID)
+        /// A dictionary part; equal to another when it holds the same pairs, in any order.
+        case dictionary([String: Part])
+
+        /// The part as text; dictionaries sorted by key so that the text is stable.
+        public var description: String {
+            switch self {
+            case .string(let value): value
+            case .int(let value): String(value)
+            case .bool(let value): String(value)
+            case .double(let value): String(value)
+            case .uuid(let value): value.uuidString
+            case .dictionary(let pairs):
+                "{" + pairs.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",") + "}"
+            }
+        }
+    }
+}
+
+extension QueryKey.Part: ExpressibleByStringLiteral {
+    /// A string part from a literal.
+    public init(stringLiteral value: String) {
+        self = .string(value)
+    }
+}
+
+extension QueryKey.Part: ExpressibleByIntegerLiteral {
+    /// An integer part from a literal.
+    public init(integerLiteral value: Int) {
+        self = .int(value)
+    }
+}
+
+extension QueryKey.Part: ExpressibleByBooleanLiteral {
+    /// A boolean part from a literal.
+    public init(booleanLiteral value: Bool) {
+        self = .bool(value)
+    }
+}
+
+extension QueryKey.Part: ExpressibleByFloatLiteral {
+    /// A double part from a literal.
+    public init(floatLiteral value: Double) {
+        self = .double(value)
+    }
+}
+
+extension QueryKey.Part: ExpressibleByDictionaryLiteral {
+    /// A dictionary part from a literal; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, QueryKey.Part)...) {
+        self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+/// A value that can be a part of a key, so that `QueryKey.Part(id)` and `key.appending(id)` read naturally.
+public protocol QueryKeyPartConvertible {
+    /// This value as a key part.
+    var queryKeyPart: QueryKey.Part { get }
+}
+
+extension String: QueryKeyPartConvertible {
+    /// A string part.
+    public var queryKeyPart: QueryKey.Part { .string(self) }
+}
+
+extension Int: QueryKeyPartConvertible {
+    /// An integer part.
+    public var queryKeyPart: QueryKey.Part { .int(self) }
+}
+
+extension Bool: QueryKeyPartConvertible {
+    /// A boolean part.
+    public var queryKeyPart: QueryKey.Part { .bool(self) }
+}
+
+extension Double: QueryKeyPartConvertible {
+    /// A double part.
+    public var queryKeyPart: QueryKey.Part { .double(self) }
+}
+
+extension UUID: QueryKeyPartConvertible {
+    /// A UUID part.
+    public var queryKeyPart: QueryKey.Part { .uuid(self) }
+}
+
+extension QueryKey.Part {
+    /// The part for `value`.
+    public init(_ value: some QueryKeyPartConvertible) {
+        self = value.queryKeyPart
+    }
+}
+
+extension QueryKey {
+    /// This key with `value` added at the end: `key.appending(userID)`.
+    public func appending(_ value: some QueryKeyPartConvertible) -> QueryKey {
+        appending(value.queryKeyPart)
+    }
+}
+
+extension QueryKey.Part: Codable {
+    private enum TaggedKey: String, CodingKey {
+        case double
+        case uuid
+    }
+
+    /// Strings, integers, booleans and dictionaries are plain JSON; doubles and UUIDs are tagged
+    /// (`{"double": 1.5}`, `{"uuid": "…"}`) so that they decode back to the same part.
+    public init(from decoder: any Decoder) throws {
+        if let tagged = try? decoder.container(keyedBy: TaggedKey.self), tagged.allKeys.count == 1 {
+            if let value = try? tagged.decode(Double.self, forKey: .double) {
+                self = .double(value)
+                return
+            }
+            if let value = try? tagged.decode(UUID.self, forKey: .uuid) {
+                self = .uuid(value)
+                return
+            }
+        }
+        let single = try decoder.singleValueContainer()
+        if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? single.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? single.decode([String: QueryKey.Part].self) {
+            self = .dictionary(value)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: single,
+                debugDescription: "A query key part is a string, integer, boolean, tagged double or UUID, "
+                    + "or a dictionary of parts.")
+        }
+    }
+
+    /// Encodes the part; see `init(from:)` for the format.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .int(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .dictionary(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .double(let value):
+            var container = encoder.container(keyedBy: TaggedKey.self)
+            try container.encode(value, forKey: .double)
+        case .uuid(let value):
+            var container = encoder.container(keyedBy: TaggedKey.self)
+            try container.encode(value, forKey: .uuid)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Observation
+
+extension Query {
+    /// Reads and observes the state of a key without being able to fetch it: another screen's view of data
+    /// that a `Query` (or `fetchQuery`) produces.
+    ///
+    /// ```swift
+    /// let header = Query<Int, User>.Consumer(key: ["user", 42])
+    /// let subscription = header.statePublisher.sink { print($0) }
+    /// ```
+    ///
+    /// **Behavior**
+    /// - It shares the producer's state, never a copy: every change of the key's entry reaches it.
+    /// - A consumer of a key that nobody fetched yet is `.idle`, and turns `.succeed` when someone does.
+    /// - An invalidation of a key observed only by consumers refetches with the last request made for it.
+    /// - When released, it leaves the entry's observers.
+    public final class Consumer: Sendable {
+        private let observation: QueryObservation<Response>
+        private let registrar = ObservationRegistrar()
+
+        /// Observes `key`.
+        ///
+        /// - Parameters:
+        ///   - key: the key to observe.
+        ///   - options: `select`, placeholder data, `staleTime` (for `isStale`). Default: the client's.
+        ///   - client: the cache. Default `QueryClient.shared`.
+        public init(key: QueryKey, options: QueryOptions<Response> = QueryOptions(), client: QueryClient = .shared) {
+            observation = QueryObservation(client: client, options: options, key: key)
+            observation.onChange { [weak self] stateChanged in self?.notifyObservers(stateChanged: stateChanged) }
+            observation.attach(to: key, as: QueryCacheEntry.Observer(isEnabled: true, refetch: nil))
+        }
+
+        deinit {
+            observation.detach()
+        }
+
+        /// The key observed.
+        public var key: QueryKey {
+            observation.key
+        }
+
+        /// What to show: idle, loading, failed, or the value.
+        public var state: QueryState<Response> {
+            registrar.access(self, keyPath: \.state)
+            return observation.snapshot.state
+        }
+
+        /// The full picture of the key.
+        public var snapshot: QuerySnapshot<Response> {
+            registrar.access(self, keyPath: \.snapshot)
+            return observation.snapshot
+        }
+
+        /// Every change of `state`, starting with the current one.
+        public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
+            observation.snapshots.map(\.state).removeDuplicates { $0.isSame(as: $1) }.eraseToAnyPublisher()
+        }
+
+        /// Every new value, starting with the current one if there is one.
+        public var valuePublisher: AnyPublisher<Response, Never> {
+            observation.snapshots.compactMap(\.data).removeDuplicates { areEqual($0, $1) }.eraseToAnyPublisher()
+        }
+
+        /// `statePublisher` as an `AsyncSequence`.
+        public var states: AsyncStream<QueryState<Response>> {
+            statePublisher.values
+        }
+
+        private func notifyObservers(stateChanged: Bool) {
+            if stateChanged {
+                registrar.willSet(self, keyPath: \.state)
+                registrar.didSet(self, keyPath: \.state)
+            }
+            registrar.willSet(self, keyPath: \.snapshot)
+            registrar.didSet(self, keyPath: \.snapshot)
+        }
+    }
+}
+
+extension Query.Consumer: Observable {}

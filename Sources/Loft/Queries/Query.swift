@@ -1,0 +1,292 @@
+import Observation
+
+/// An observable object for one piece of server state: it fetches, caches (in its `QueryClient`), shares and
+/// refreshes the `Response` of a `Request`.
+///
+/// ```swift
+/// let user = Query<Int, User>(
+///     key: "user",
+///     keyAdapter: { key, id in key.appending(id) },
+///     behavior: .startImmediately(42)
+/// ) { id in try await api.user(id) }
+/// let subscription = user.statePublisher.sink { print($0) }
+/// ```
+///
+/// **Behavior**
+/// - State changes are delivered on the client's delivery scheduler (default: at once, on the thread that
+///   changed the entry); `state` and `snapshot` are readable from any thread.
+/// - One fetch per key however many queries, consumers and `fetchQuery` callers ask at once. An explicit
+///   `refetch` of a key that has data cancels the fetch in flight and starts a new one; triggers (appear,
+///   invalidation, polling) join it.
+/// - A failed refetch keeps the last good data in `state` (`.succeed(old)`); the error is in `snapshot`.
+/// - An `Equatable` value equal to the old one notifies nobody (structural sharing).
+/// - `enabled: false` stops every automatic fetch; `refetch` still fetches.
+/// - Observable: SwiftUI re-renders from `state` and `snapshot` directly.
+/// - When released, the query leaves its cache entry (which may then be garbage-collected after `gcTime`)
+///   and its polling stops. Its own subscriptions and timers do not keep it alive.
+public final class Query<Request: Sendable, Response: Sendable>: Sendable {
+    /// The fetcher of a query: the request in, the response out.
+    public typealias Fetcher = @Sendable (Request) async throws -> Response
+
+    private struct State: Sendable {
+        var request: Request?
+        var pollTimer: (any Cancellable)?
+    }
+
+    /// The key given at creation; with a key adapter, each request's key is derived from it.
+    public let baseKey: QueryKey
+    /// The client whose cache holds the data.
+    public let client: QueryClient
+    /// The options of this query.
+    public let options: QueryOptions<Response>
+    /// The polling of this query.
+    public let pollingBehavior: PollingBehavior
+    private let keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)?
+    private let fetcher: Fetcher
+    private let observation: QueryObservation<Response>
+    private let registrar = ObservationRegistrar()
+    private let locked = Locked(State())
+
+    /// Makes a query.
+    ///
+    /// - Parameters:
+    ///   - key: the key of the data; with `keyAdapter`, the base of each request's key.
+    ///   - keyAdapter: makes a request's key (`{ key, id in key.appending(id) }`), so each request has its own
+    ///     cache entry. Default: every request shares `key`.
+    ///   - behavior: `.startImmediately(request)` fetches at once; `.startWhenRequested` (default) waits for
+    ///     `refetch(request:)`.
+    ///   - pollingBehavior: `.pollEvery(interval)` refetches on a timer. Default `.noPolling`.
+    ///   - options: freshness, retries, `enabled`, `select`, placeholder and initial data… Default: the client's.
+    ///   - client: the cache. Default `QueryClient.shared`.
+    ///   - fetcher: fetches the response of a request; it may throw, and is cancelled when the fetch is.
+    public init(
+        key: QueryKey,
+        keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)? = nil,
+        behavior: QueryBehavior<Request> = .startWhenRequested,
+        pollingBehavior: PollingBehavior = .noPolling,
+        options: QueryOptions<Response> = QueryOptions(),
+        client: QueryClient = .shared,
+        fetcher: @escaping Fetcher
+    ) {
+        self.baseKey = key
+        self.keyAdapter = keyAdapter
+        self.pollingBehavior = pollingBehavior
+        self.options = options
+        self.client = client
+        self.fetcher = fetcher
+        observation = QueryObservation(client: client, options: options, key: key)
+        observation.onChange { [weak self] stateChanged in self?.notifyObservers(stateChanged: stateChanged) }
+        switch behavior {
+        case .startImmediately(let request):
+            locked.withLock { $0.request = request }
+            let entry = attach(to: self.key(for: request))
+            appear(entry, request: request)
+        case .startWhenRequested:
+            if keyAdapter == nil { attach(to: key) }
+        }
+    }
+
+    /// Makes a query whose fetcher returns a publisher (Pigeon's shape); the first value is the response.
+    ///
+    /// - Throws (through the state): the publisher's failure, or `QueryError.emptyResponse` when it finishes
+    ///   without a value.
+    public convenience init(
+        key: QueryKey,
+        keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)? = nil,
+        behavior: QueryBehavior<Request> = .startWhenRequested,
+        pollingBehavior: PollingBehavior = .noPolling,
+        options: QueryOptions<Response> = QueryOptions(),
+        client: QueryClient = .shared,
+        fetcher: @escaping @Sendable (Request) -> AnyPublisher<Response, any Error>
+    ) {
+        self.init(
+            key: key, keyAdapter: keyAdapter, behavior: behavior, pollingBehavior: pollingBehavior, options: options,
+            client: client
+        ) { request in
+            for try await value in fetcher(request).values { return value }
+            throw QueryError.emptyResponse(key: key)
+        }
+    }
+
+    deinit {
+        locked.withLock { $0.pollTimer }?.cancel()
+        observation.detach()
+    }
+
+    // MARK: - State
+
+    /// What to show: idle, loading (nothing to show yet), failed (nothing to show), or the value.
+    public var state: QueryState<Response> {
+        registrar.access(self, keyPath: \.state)
+        return observation.snapshot.state
+    }
+
+    /// The full picture: data, error, status, fetch status, times, staleness (computed now), failure count.
+    public var snapshot: QuerySnapshot<Response> {
+        registrar.access(self, keyPath: \.snapshot)
+        return observation.snapshot
+    }
+
+    /// The key of the current request (the base key before the first request).
+    public var key: QueryKey {
+        observation.key
+    }
+
+    /// Every change of `state`, starting with the current one.
+    public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
+        observation.snapshots.map(\.state).removeDuplicates { $0.isSame(as: $1) }.eraseToAnyPublisher()
+    }
+
+    /// Every new value (after `select`), starting with the current one if there is one.
+    public var valuePublisher: AnyPublisher<Response, Never> {
+        observation.snapshots.compactMap(\.data).removeDuplicates { areEqual($0, $1) }.eraseToAnyPublisher()
+    }
+
+    /// Every change of the snapshot, starting with the current one.
+    public var snapshotPublisher: AnyPublisher<QuerySnapshot<Response>, Never> {
+        observation.snapshots.eraseToAnyPublisher()
+    }
+
+    /// `statePublisher` as an `AsyncSequence`.
+    public var states: AsyncStream<QueryState<Response>> {
+        statePublisher.values
+    }
+
+    // MARK: - Fetching
+
+    /// Fetches `request` now: its key becomes the query's key. On a key that already has data, a fetch in
+    /// flight is cancelled and a new one started. Works even when the query is disabled.
+    public func refetch(request: Request) {
+        locked.withLock { $0.request = request }
+        fetch(request, reason: .manual, cancelsInFlight: true)
+        startPolling()
+    }
+
+    /// The response for `request`: the cached value when fresh, else the result of a fetch (joining one in
+    /// flight). The request becomes the query's current one.
+    ///
+    /// - Throws: the fetcher's error once retries are exhausted, or `QueryError.cancelled`.
+    public func value(for request: Request) async throws -> Response {
+        locked.withLock { $0.request = request }
+        let entry = attach(to: key(for: request))
+        let snapshot = entry.snapshot
+        if let data = snapshot.data as? Response,
+            !snapshot.isStale(at: client.scheduler.now, staleTime: observation.staleTime)
+        {
+            return data
+        }
+        let value = try await entry.fetchValue(fetchRequest(request, reason: .manual, cancelsInFlight: false))
+        guard let typed = value as? Response else {
+            throw QueryError.typeMismatch(key: entry.key, expected: "\(Response.self)", actual: "\(type(of: value))")
+        }
+        return typed
+    }
+
+    /// Marks this query's key stale and refetches it if the query is enabled.
+    public func invalidate() {
+        client.invalidateQueries(key, exact: true)
+    }
+
+    /// Cancels this key's fetch in flight; the state goes back to what it was before the fetch.
+    public func cancel() {
+        client.cancelQueries(key, exact: true)
+    }
+
+    // MARK: - Actions
+
+    private func key(for request: Request) -> QueryKey {
+        keyAdapter?(baseKey, request) ?? baseKey
+    }
+
+    @discardableResult
+    private func attach(to key: QueryKey) -> QueryCacheEntry {
+        let observer = QueryCacheEntry.Observer(isEnabled: options.enabled) { [weak self] reason in
+            self?.triggeredFetch(reason)
+        }
+        let entry = observation.attach(to: key, as: observer)
+        if let initialData = options.initialData {
+            entry.setData(
+                initialData, updatedAt: options.initialDataUpdatedAt ?? client.scheduler.now, onlyIfEmpty: true)
+        }
+        return entry
+    }
+
+    /// The query appeared with `request`: fetch when there is no data, or when stale and `refetchOnAppear`
+    /// says so.
+    private func appear(_ entry: QueryCacheEntry, request: Request) {
+        guard options.enabled else { return }
+        let snapshot = entry.snapshot
+        let isStale = snapshot.isStale(at: client.scheduler.now, staleTime: observation.staleTime)
+        let trigger = options.refetchOnAppear ?? client.defaults.refetchOnAppear
+        if snapshot.data == nil {
+            fetch(request, reason: .firstUse, cancelsInFlight: false)
+        } else if trigger.refetches(isStale: isStale) {
+            fetch(request, reason: .appear, cancelsInFlight: false)
+        }
+        startPolling()
+    }
+
+    private func triggeredFetch(_ reason: FetchReason) {
+        guard options.enabled, let request = locked.withLock({ $0.request }) else { return }
+        fetch(request, reason: reason, cancelsInFlight: false)
+    }
+
+    private func fetch(_ request: Request, reason: FetchReason, cancelsInFlight: Bool) {
+        let entry = attach(to: key(for: request))
+        let reason = entry.snapshot.data == nil && reason == .manual ? .firstUse : reason
+        entry.beginFetch(fetchRequest(request, reason: reason, cancelsInFlight: cancelsInFlight))
+    }
+
+    private func fetchRequest(_ request: Request, reason: FetchReason, cancelsInFlight: Bool) -> FetchRequest {
+        let fetcher = fetcher
+        return FetchRequest(
+            fetch: { try await fetcher(request) },
+            retry: options.retry ?? client.defaults.retry,
+            structuralSharing: options.structuralSharing ?? client.defaults.structuralSharing,
+            reason: reason,
+            cancelsInFlight: cancelsInFlight
+        )
+    }
+
+    private func startPolling() {
+        guard case .pollEvery(let interval) = pollingBehavior, interval > .zero else { return }
+        let isRunning = locked.withLock { $0.pollTimer != nil }
+        guard !isRunning else { return }
+        schedulePoll(after: interval)
+    }
+
+    private func schedulePoll(after interval: Duration) {
+        let timer = client.scheduler.schedule(after: interval) { [weak self] in
+            guard let self else { return }
+            locked.withLock { $0.pollTimer = nil }
+            triggeredFetch(.interval)
+            schedulePoll(after: interval)
+        }
+        locked.withLock { $0.pollTimer = timer }
+    }
+
+    private func notifyObservers(stateChanged: Bool) {
+        if stateChanged {
+            registrar.willSet(self, keyPath: \.state)
+            registrar.didSet(self, keyPath: \.state)
+        }
+        registrar.willSet(self, keyPath: \.snapshot)
+        registrar.didSet(self, keyPath: \.snapshot)
+    }
+}
+
+extension Query: Observable {}
+
+extension Query where Request == Void {
+    /// Fetches now; on a key that has data, a fetch in flight is cancelled and a new one started.
+    public func refetch() {
+        refetch(request: ())
+    }
+
+    /// The response: the cached value when fresh, else the result of a fetch.
+    ///
+    /// - Throws: the fetcher's error once retries are exhausted, or `QueryError.cancelled`.
+    public func value() async throws -> Response {
+        try await value(for: ())
+    }
+}
