@@ -4,10 +4,16 @@ package final class ClientContext: Sendable {
     package let scheduler: any Scheduler
     package let tracker: WorkTracker
     package let events: PassthroughSubject<QueryCacheEvent, Never>
+    /// The `gcTime` of an entry that no observer gave one (a prefetch, `setQueryData`).
+    package let defaultGCTime: Duration
     private let collector: Locked<(@Sendable (QueryCacheEntry) -> Void)?>
 
-    package init(scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>) {
+    package init(
+        scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>,
+        defaultGCTime: Duration
+    ) {
         self.scheduler = scheduler
+        self.defaultGCTime = defaultGCTime
         self.tracker = tracker
         self.events = events
         self.collector = Locked(nil)

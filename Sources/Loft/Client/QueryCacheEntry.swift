@@ -39,7 +39,8 @@ package final class QueryCacheEntry: Sendable {
         var inFlight: InFlight?
         var nextID: UInt64 = 0
         var observers: [UInt64: Observer] = [:]
-        var gcTime: Duration = .seconds(300)
+        /// The longest `gcTime` of the observers so far; the client's default until one says otherwise.
+        var gcTime: Duration?
         var gcTimer: (any Cancellable)?
         var gcGeneration: UInt64 = 0
         /// The last fetch started, to refetch an entry that has no observer (`refetchType: .inactive`).
@@ -335,7 +336,7 @@ package final class QueryCacheEntry: Sendable {
             state.nextID += 1
             state.observers[state.nextID] = observer
             state.snapshot.observerCount = state.observers.count
-            state.gcTime = max(state.gcTime, gcTime)
+            state.gcTime = max(state.gcTime ?? gcTime, gcTime)
             return state.nextID
         }
         cancelCollection()
@@ -378,7 +379,7 @@ package final class QueryCacheEntry: Sendable {
     private func scheduleCollection() {
         let (generation, delay, isRemoved) = state.withLock { state in
             state.gcGeneration += 1
-            return (state.gcGeneration, state.gcTime, state.isRemoved)
+            return (state.gcGeneration, state.gcTime ?? context.defaultGCTime, state.isRemoved)
         }
         guard !isRemoved else { return }
         let timer = context.scheduler.schedule(after: delay) { [weak self] in

@@ -48,7 +48,8 @@ public final class QueryClient: Sendable {
         self.defaults = defaults
         self.scheduler = scheduler
         self.deliveryScheduler = deliveryScheduler
-        context = ClientContext(scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
+        context = ClientContext(
+            scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject(), defaultGCTime: defaults.gcTime)
         context.setCollector { [weak self] entry in self?.collect(entry) }
     }
 
