@@ -18,10 +18,18 @@ package final class QueryCacheEntry: Sendable {
         /// Starts a fetch with the observer's own fetcher and request (invalidation, focus, reconnect); nil for
         /// a consumer, which cannot fetch.
         package var refetch: (@Sendable (FetchReason) -> Void)?
+        /// Refetches with another request (a mutation's `.newData(request)`); returns false when the request is
+        /// not of the observer's type.
+        package var refetchWithRequest: (@Sendable (any Sendable) -> Bool)?
 
-        package init(isEnabled: Bool, refetch: (@Sendable (FetchReason) -> Void)?) {
+        package init(
+            isEnabled: Bool,
+            refetch: (@Sendable (FetchReason) -> Void)?,
+            refetchWithRequest: (@Sendable (any Sendable) -> Bool)? = nil
+        ) {
             self.isEnabled = isEnabled
             self.refetch = refetch
+            self.refetchWithRequest = refetchWithRequest
         }
     }
 
@@ -373,6 +381,14 @@ package final class QueryCacheEntry: Sendable {
             request.reason = reason
             request.cancelsInFlight = false
             beginFetch(request)
+        }
+    }
+
+    /// Asks each observer that takes requests of `request`'s type to refetch with it.
+    package func refetch(withRequest request: any Sendable) {
+        let observers = state.withLock { state in state.observers.values.compactMap(\.refetchWithRequest) }
+        for refetch in observers {
+            _ = refetch(request)
         }
     }
 

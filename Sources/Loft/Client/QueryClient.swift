@@ -23,6 +23,7 @@ public final class QueryClient: Sendable {
     private struct State: Sendable {
         var entries: [QueryKey: QueryCacheEntry] = [:]
         var index = KeyIndex()
+        var runningMutations = 0
     }
 
     /// The options every query of this client starts from.
@@ -283,6 +284,27 @@ public final class QueryClient: Sendable {
     /// How many entries under `prefix` have a fetch in flight.
     public func isFetching(_ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false) -> Int {
         entries(matching: prefix, exact: exact).filter(\.isFetching).count
+    }
+
+    /// Refetches the observers of every entry under `prefix` with `request` instead of their last one (a
+    /// mutation's `.newData(request)`); observers whose request type differs are left alone.
+    public func refetchQueries(_ prefix: QueryKey, exact: Bool = false, withRequest request: any Sendable) {
+        for entry in entries(matching: prefix, exact: exact) {
+            entry.refetch(withRequest: request)
+        }
+    }
+
+    /// How many mutations of this client are running.
+    public func isMutating() -> Int {
+        state.withLock { $0.runningMutations }
+    }
+
+    package func mutationStarted() {
+        state.withLock { $0.runningMutations += 1 }
+    }
+
+    package func mutationEnded() {
+        state.withLock { $0.runningMutations -= 1 }
     }
 
     /// Removes every entry and cancels every fetch.

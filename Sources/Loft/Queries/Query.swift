@@ -200,9 +200,15 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     @discardableResult
     private func attach(to key: QueryKey) -> QueryCacheEntry {
-        let observer = QueryCacheEntry.Observer(isEnabled: options.enabled) { [weak self] reason in
-            self?.triggeredFetch(reason)
-        }
+        let observer = QueryCacheEntry.Observer(
+            isEnabled: options.enabled,
+            refetch: { [weak self] reason in self?.triggeredFetch(reason) },
+            refetchWithRequest: { [weak self] request in
+                guard let self, let request = request as? Request else { return false }
+                refetch(request: request)
+                return true
+            }
+        )
         let entry = observation.attach(to: key, as: observer)
         if let initialData = options.initialData {
             entry.setData(

@@ -1,0 +1,34 @@
+/// What a mutation's `onSuccess` receives to refresh the queries that its change made stale.
+///
+/// ```swift
+/// createUser.execute(with: newUser) { user, invalidator in
+///     invalidator.invalidate("users", .lastData)                // refetch the lists with their last request
+///     invalidator.invalidate(["user", user.id], .newData(user.id))
+/// }
+/// ```
+public struct QueryInvalidator: Sendable {
+    /// Which request the invalidated queries refetch with.
+    public enum Mode: Sendable {
+        /// The request each query last used.
+        case lastData
+        /// This request instead (queries whose request type differs are left alone).
+        case newData(any Sendable)
+    }
+
+    private let client: QueryClient
+
+    init(client: QueryClient) {
+        self.client = client
+    }
+
+    /// Marks the entries under `key` stale and refetches the active ones, as `mode` says.
+    public func invalidate(_ key: QueryKey, _ mode: Mode = .lastData) {
+        switch mode {
+        case .lastData:
+            client.invalidateQueries(key)
+        case .newData(let request):
+            for entry in client.entries(matching: key, exact: false) { _ = entry.invalidate() }
+            client.refetchQueries(key, withRequest: request)
+        }
+    }
+}

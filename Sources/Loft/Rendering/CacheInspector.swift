@@ -1,0 +1,55 @@
+/// Renders a client's cache as an aligned text table: the terminal's devtools.
+///
+/// ```text
+/// key        status   fetch     observers  age  freshness
+/// users      success  idle      1          3s   stale
+/// users/42   success  fetching  2          0s   fresh
+/// ```
+///
+/// Ages and freshness are read from the client's scheduler, with the client's default `staleTime`.
+public struct CacheInspector: Sendable {
+    /// The client inspected.
+    public let client: QueryClient
+
+    /// Makes an inspector of `client`.
+    public init(client: QueryClient) {
+        self.client = client
+    }
+
+    /// The table, one row per entry, sorted by key; "(empty cache)" when there is none.
+    public func render() -> String {
+        let now = client.scheduler.now
+        let staleTime = client.defaults.staleTime
+        let rows = client.allEntries.map { entry -> (key: String, cells: [String]) in
+            let snapshot = entry.snapshot
+            let age = snapshot.dataUpdatedAt.map { Self.format(age: $0.duration(to: now)) } ?? "-"
+            let freshness =
+                snapshot.data == nil ? "-" : snapshot.isStale(at: now, staleTime: staleTime) ? "stale" : "fresh"
+            let key = entry.key.description
+            return (
+                key,
+                [
+                    key, snapshot.status.rawValue, snapshot.fetchStatus.rawValue, String(snapshot.observerCount), age,
+                    freshness,
+                ]
+            )
+        }
+        guard !rows.isEmpty else { return "(empty cache)" }
+        let header = ["key", "status", "fetch", "observers", "age", "freshness"]
+        let lines = [header] + rows.sorted { $0.key < $1.key }.map(\.cells)
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return lines.map { cells in
+            cells.enumerated().map { column, cell in
+                column == cells.count - 1 ? cell : cell.padded(to: widths[column])
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// `12s`, `3m05s`, `2h01m`.
+    static func format(age: Duration) -> String {
+        let seconds = max(0, Int(age.components.seconds))
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m\((seconds % 60).twoDigits)s" }
+        return "\(seconds / 3600)h\(((seconds % 3600) / 60).twoDigits)m"
+    }
+}

@@ -1,0 +1,127 @@
+import LoftTesting
+import Testing
+
+@testable import Loft
+
+@Suite struct MutationTests {
+    @Test("callbacks run in order: onMutate, the request, onSuccess, the execute closure, onSettled")
+    func callbackOrder() async throws {
+        let harness = Harness()
+        let log = Box<[String]>([])
+        let mutation = Mutation<String, Int>(
+            client: harness.client,
+            options: MutationOptions(
+                onMutate: { request in
+                    log.mutate { $0.append("onMutate \(request)") }
+                    return "context"
+                },
+                onSuccess: { response, _, context in log.mutate { $0.append("onSuccess \(response) \(context ?? "")") }
+                },
+                onSettled: { response, error, _, _ in
+                    log.mutate { $0.append("onSettled \(response ?? -1) \(error == nil)") }
+                }
+            )
+        ) { request in
+            log.mutate { $0.append("request \(request)") }
+            return request.count
+        }
+        mutation.execute(with: "ada") { response, _ in log.mutate { $0.append("execute \(response)") } }
+        await harness.client.waitUntilIdle()
+        #expect(
+            log.value == ["onMutate ada", "request ada", "onSuccess 3 context", "execute 3", "onSettled 3 true"])
+        #expect(mutation.state.value == 3)
+    }
+
+    @Test("a failure goes to onError then onSettled, is thrown by mutate, and lands in state")
+    func failure() async {
+        let harness = Harness()
+        let log = Box<[String]>([])
+        let mutation = Mutation<Int, Int>(
+            client: harness.client,
+            options: MutationOptions(
+                onError: { error, _, _ in log.mutate { $0.append("onError \(error)") } },
+                onSettled: { _, error, _, _ in log.mutate { $0.append("onSettled \(error != nil)") } }
+            )
+        ) { _ in throw APIError.offline }
+        await #expect(throws: APIError.offline) { try await mutation.mutate(1) }
+        #expect(log.value == ["onError offline", "onSettled true"])
+        #expect(mutation.state.error as? APIError == .offline)
+        mutation.reset()
+        #expect(mutation.state.isIdle)
+    }
+
+    @Test("the state goes idle, loading, succeed; isMutating counts running mutations")
+    func states() async throws {
+        let harness = Harness()
+        let fetcher = ScriptedFetcher<Int, Int>(.hang())
+        let mutation = Mutation(client: harness.client, fetcher: fetcher.fetch)
+        let states = PublisherRecorder(mutation.statePublisher.map { "\($0)" })
+        mutation.execute(with: 1)
+        await fetcher.waitForCalls(1)
+        #expect(mutation.state.isLoading)
+        #expect(harness.client.isMutating() == 1)
+        fetcher.release(returning: 2)
+        await harness.client.waitUntilIdle()
+        #expect(states.values == ["idle", "loading", "succeed(2)"])
+        #expect(harness.client.isMutating() == 0)
+    }
+
+    @Test("invalidate(key, .lastData) refetches the matching active queries with the request they last used")
+    func invalidateLastData() async {
+        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600)))
+        let fetcher = ScriptedFetcher<Int, String>(.answer("v1"), .answer("v2"))
+        let list = Query(
+            key: "users", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(1), client: harness.client,
+            fetcher: fetcher.fetch)
+        await harness.client.waitUntilIdle()
+        let create = Mutation<String, String>(client: harness.client) { $0 }
+        create.execute(with: "ada") { _, invalidator in invalidator.invalidate("users", .lastData) }
+        await harness.client.waitUntilIdle()
+        #expect(fetcher.requests == [1, 1])
+        #expect(list.state.value == "v2")
+    }
+
+    @Test("invalidate(key, .newData(request)) refetches with the new request")
+    func invalidateNewData() async {
+        let harness = Harness()
+        let fetcher = ScriptedFetcher<Int, String>(.answer("page 1"), .answer("page 2"))
+        let list = Query(
+            key: "feed", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(1), client: harness.client,
+            fetcher: fetcher.fetch)
+        await harness.client.waitUntilIdle()
+        let post = Mutation<String, String>(client: harness.client) { $0 }
+        post.execute(with: "hello") { _, invalidator in invalidator.invalidate("feed", .newData(2)) }
+        await harness.client.waitUntilIdle()
+        #expect(fetcher.requests == [1, 2])
+        #expect(list.state.value == "page 2")
+        #expect(list.key == ["feed", 2])
+    }
+
+    @Test("retry waits on the client's scheduler")
+    func retry() async throws {
+        let harness = Harness()
+        let fetcher = ScriptedFetcher<Int, Int>(.fail(APIError.offline), .answer(7))
+        let mutation = Mutation(
+            client: harness.client, options: MutationOptions(retry: .count(1)), fetcher: fetcher.fetch)
+        mutation.execute(with: 1)
+        await harness.client.waitUntilIdle()
+        #expect(fetcher.callCount == 1)
+        await harness.advance(by: .seconds(1))
+        #expect(mutation.state.value == 7)
+    }
+
+    @Test("a mutation nobody references is freed once its calls end")
+    func freed() async {
+        let harness = Harness()
+        weak var weakMutation: Mutation<Int, Int>?
+        do {
+            let mutation = Mutation<Int, Int>(client: harness.client) { $0 }
+            weakMutation = mutation
+            let subscription = mutation.statePublisher.sink { _ in }
+            mutation.execute(with: 1)
+            await harness.client.waitUntilIdle()
+            _ = subscription
+        }
+        #expect(weakMutation == nil)
+    }
+}
