@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "Loft", dependencies: ["Signals"]),
         .target(name: "LoftTesting", dependencies: ["Loft"]),
-        .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground"),
+        .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "LoftTests", dependencies: ["Loft", "LoftTesting"]),

@@ -10,14 +10,16 @@ import Foundation
 
 let arguments = CommandLine.arguments
 let settings = Settings(arguments: arguments)
-let scenarios: [(key: String, run: (Settings) -> Row)] = [
-    ("a", fanOutScenario), ("b", chainScenario), ("c", subscribeCancelScenario),
+let scenarios: [(key: String, run: (Settings) -> [Row])] = [
+    ("a", { [fanOutScenario($0)] }), ("b", { [chainScenario($0)] }), ("c", { [subscribeCancelScenario($0)] }),
+    ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }), ("f", { [fanOutQueryScenario($0)] }),
+    ("g", invalidationScenario),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []
 let order = arguments.contains("--reverse") ? scenarios.reversed() : scenarios
 for scenario in order where only == nil || only == scenario.key {
-    rows.append(scenario.run(settings))
+    rows.append(contentsOf: scenario.run(settings))
 }
 printTable(rows)
 if arguments.contains("--check"), rows.contains(where: { !$0.holds }) {

@@ -1,7 +1,7 @@
 import Loft
 
 /// One step of the tour: a title and what it prints.
-struct TourStep: Sendable {
+struct SignalsStep: Sendable {
     let title: String
     let run: @Sendable () -> [String]
 }
@@ -17,8 +17,8 @@ final class Transcript: Sendable {
     var all: [String] { lines.value }
 }
 
-let signalsTour: [TourStep] = [
-    TourStep(title: "A subject delivers each value to its subscribers, in subscription order") {
+let signalsTour: [SignalsStep] = [
+    SignalsStep(title: "A subject delivers each value to its subscribers, in subscription order") {
         let transcript = Transcript()
         let temperature = PassthroughSubject<Int, Never>()
         let display = temperature.sink { transcript.add("display shows \($0)°") }
@@ -30,7 +30,7 @@ let signalsTour: [TourStep] = [
         _ = logger
         return transcript.all
     },
-    TourStep(title: "Operators transform the stream: map, filter, removeDuplicates, scan") {
+    SignalsStep(title: "Operators transform the stream: map, filter, removeDuplicates, scan") {
         let transcript = Transcript()
         let readings = [3, 3, 8, 1, 8, 8, 12].publisher
         let subscription = readings.removeDuplicates()
@@ -41,7 +41,7 @@ let signalsTour: [TourStep] = [
         _ = subscription
         return transcript.all
     },
-    TourStep(title: "CurrentValueSubject replays its value to a new subscriber") {
+    SignalsStep(title: "CurrentValueSubject replays its value to a new subscriber") {
         let transcript = Transcript()
         let user = CurrentValueSubject<String, Never>("guest")
         let header = user.sink { transcript.add("header says hello, \($0)") }
@@ -49,7 +49,7 @@ let signalsTour: [TourStep] = [
         _ = header
         return transcript.all
     },
-    TourStep(title: "Time is injected: debounce runs in virtual time on TestScheduler") {
+    SignalsStep(title: "Time is injected: debounce runs in virtual time on TestScheduler") {
         let transcript = Transcript()
         let scheduler = TestScheduler()
         let search = PassthroughSubject<String, Never>()
@@ -64,7 +64,7 @@ let signalsTour: [TourStep] = [
         _ = subscription
         return transcript.all
     },
-    TourStep(title: "combineLatest joins two streams; errors end a stream unless caught") {
+    SignalsStep(title: "combineLatest joins two streams; errors end a stream unless caught") {
         let transcript = Transcript()
         let name = PassthroughSubject<String, Never>()
         let count = PassthroughSubject<Int, Never>()

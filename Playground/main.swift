@@ -1,16 +1,55 @@
 // The tour a new user runs first: `swift run Playground`.
 //
-// For now it shows the Signals layer that the rest of Loft is built on; the query tour comes with the query
-// core.
+//     swift run Playground                 # against the built-in demo API
+//     swift run Playground --api URL       # against a real JSON API over HTTP (see HTTPAPI.swift)
+//     swift run Playground --signals       # the Signals layer underneath
 
+import Foundation
 import Loft
 
-print("Loft Playground: a short tour of Signals, the reactive layer under Loft.\n")
-for (number, step) in signalsTour.enumerated() {
-    print("\(number + 1). \(step.title)")
-    for line in step.run() {
-        print("   \(line)")
+let arguments = CommandLine.arguments
+if arguments.contains("--signals") {
+    print("Signals: the reactive layer under Loft.\n")
+    for (number, step) in signalsTour.enumerated() {
+        print("\(number + 1). \(step.title)")
+        for line in step.run() { print("   \(line)") }
+        print()
     }
-    print()
+    exit(0)
 }
-print("Done. Next: read the README's usage section, then `swift test`.")
+
+let api: any TourAPI
+if let flag = arguments.firstIndex(of: "--api") {
+    guard arguments.indices.contains(flag + 1), let url = URL(string: arguments[flag + 1]), url.scheme != nil else {
+        print("Usage: swift run Playground --api http://host:port/path")
+        exit(2)
+    }
+    let http = HTTPAPI(base: url)
+    do {
+        try await http.checkReachable()
+    } catch {
+        print("Cannot reach \(url.absoluteString): \(error.localizedDescription)")
+        print("Is the server running? It must serve users.json and users/{id}/repos.json.")
+        exit(1)
+    }
+    api = http
+} else {
+    api = DemoAPI()
+}
+
+let client = QueryClient()
+let tour = TourContext(api: api, client: client)
+print("Loft Playground: a tour of queries against \(api.name).\n")
+do {
+    for (number, step) in queryTour.enumerated() {
+        print("\(number + 1). \(step.title)")
+        for line in try await step.run(tour) { print("   \(line)") }
+        print()
+    }
+} catch {
+    print("The tour stopped: \(error)")
+    exit(1)
+}
+print("The cache now (CacheInspector, the terminal's devtools):\n")
+print(CacheInspector(client: client).render())
+print("\nNext: `swift run Playground --signals` for the layer underneath, the README for every feature, `swift test`.")

@@ -54,6 +54,8 @@ package final class QueryCacheEntry: Sendable {
         /// The last fetch started, to refetch an entry that has no observer (`refetchType: .inactive`).
         var lastRequest: FetchRequest?
         var isRemoved = false
+        /// Bumped by every change.
+        var version: UInt64 = 0
         /// Tests waiting until the fetch in flight has this many waiters.
         var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
@@ -61,14 +63,14 @@ package final class QueryCacheEntry: Sendable {
     package let key: QueryKey
     private let context: ClientContext
     private let state = Locked(State())
-    private let subject = CurrentValueSubject<EntrySnapshot, Never>(EntrySnapshot())
-    private let publication: SerialDownstream<EntrySnapshot, Never>
+    private let subject = CurrentValueSubject<UInt64, Never>(0)
+    private let publication: SerialDownstream<UInt64, Never>
 
     package init(key: QueryKey, context: ClientContext) {
         self.key = key
         self.context = context
         publication = SerialDownstream(
-            AnySubscriber<EntrySnapshot, Never>(receiveValue: { [subject] in subject.send($0) }))
+            AnySubscriber<UInt64, Never>(receiveValue: { [subject] in subject.send($0) }))
     }
 
     // MARK: - Reading
@@ -77,9 +79,16 @@ package final class QueryCacheEntry: Sendable {
         state.withLock { $0.snapshot }
     }
 
-    /// Every change, in order; a new subscriber gets the current snapshot first.
-    package var changes: CurrentValueSubject<EntrySnapshot, Never> {
+    /// The version of the entry after every change, in order; a new subscriber gets the current version first.
+    /// Observers read `snapshot` when they need it: with many observers, passing a number is much cheaper than
+    /// copying the snapshot to each.
+    package var changes: CurrentValueSubject<UInt64, Never> {
         subject
+    }
+
+    /// The data alone: a cache-hit read copies nothing else.
+    package var data: (any Sendable)? {
+        state.withLock { $0.snapshot.data }
     }
 
     package var hasActiveObservers: Bool {
@@ -213,12 +222,12 @@ package final class QueryCacheEntry: Sendable {
             case joined
             case started(id: UInt64, replacing: Task<Void, Never>?)
         }
-        let action = mutate { state -> Action in
+        let action = mutate(publishingIf: { if case .started = $0 { true } else { false } }) { state -> Action in
             state.lastRequest = request
-            if var current = state.inFlight {
-                if let waiter { current.waiters[waiter.id] = waiter.continuation }
-                guard request.cancelsInFlight, state.snapshot.data != nil else {
-                    state.inFlight = current
+            if state.inFlight != nil {
+                // Mutated in place: copying the in-flight record would copy every waiter on each join.
+                if let waiter { state.inFlight?.waiters[waiter.id] = waiter.continuation }
+                guard request.cancelsInFlight, state.snapshot.data != nil, let current = state.inFlight else {
                     return .joined
                 }
                 state.nextID += 1
@@ -429,10 +438,14 @@ package final class QueryCacheEntry: Sendable {
 
     /// Applies `change` under the lock and publishes the new snapshot, in order, after the lock is released.
     @discardableResult
-    private func mutate<Result>(_ change: (inout State) -> Result) -> Result {
+    private func mutate<Result>(
+        publishingIf shouldPublish: (Result) -> Bool = { _ in true }, _ change: (inout State) -> Result
+    ) -> Result {
         let (result, mustDrain) = state.withLock { state -> (Result, Bool) in
             let result = change(&state)
-            return (result, publication.enqueue(.value(state.snapshot)))
+            guard shouldPublish(result) else { return (result, false) }
+            state.version += 1
+            return (result, publication.enqueue(.value(state.version)))
         }
         if mustDrain { publication.drain() }
         return result

@@ -113,7 +113,7 @@ public final class QueryClient: Sendable {
     ///
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
     public func getQueryData<T: Sendable>(_ key: QueryKey, as type: T.Type = T.self) throws -> T? {
-        guard let data = existingEntry(for: key)?.snapshot.data else { return nil }
+        guard let data = existingEntry(for: key)?.data else { return nil }
         guard let typed = data as? T else {
             throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(Swift.type(of: data))")
         }

@@ -104,6 +104,18 @@ extension UUID: QueryKeyPartConvertible {
     public var queryKeyPart: QueryKey.Part { .uuid(self) }
 }
 
+extension QueryKey.Part: QueryKeyPartConvertible {
+    /// The part itself.
+    public var queryKeyPart: QueryKey.Part { self }
+}
+
+extension QueryKey {
+    /// Makes a key of values: `QueryKey("users", userID)` with `userID` an `Int` variable.
+    public init(_ values: any QueryKeyPartConvertible...) {
+        self.init(parts: values.map(\.queryKeyPart))
+    }
+}
+
 extension QueryKey.Part {
     /// The part for `value`.
     public init(_ value: some QueryKeyPartConvertible) {

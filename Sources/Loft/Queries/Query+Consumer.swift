@@ -26,7 +26,7 @@ extension Query {
         ///   - client: the cache. Default `QueryClient.shared`.
         public init(key: QueryKey, options: QueryOptions<Response> = QueryOptions(), client: QueryClient = .shared) {
             observation = QueryObservation(client: client, options: options, key: key)
-            observation.onChange { [weak self] stateChanged in self?.notifyObservers(stateChanged: stateChanged) }
+            observation.onChange { [weak self] in self?.notifyObservers() }
             observation.attach(to: key, as: QueryCacheEntry.Observer(isEnabled: true, refetch: nil))
         }
 
@@ -41,7 +41,7 @@ extension Query {
 
         /// What to show: idle, loading, failed, or the value.
         public var state: QueryState<Response> {
-            registrar.access(self, keyPath: \.state)
+            registrar.access(self, keyPath: \.snapshot)
             return observation.snapshot.state
         }
 
@@ -66,11 +66,7 @@ extension Query {
             statePublisher.values
         }
 
-        private func notifyObservers(stateChanged: Bool) {
-            if stateChanged {
-                registrar.willSet(self, keyPath: \.state)
-                registrar.didSet(self, keyPath: \.state)
-            }
+        private func notifyObservers() {
             registrar.willSet(self, keyPath: \.snapshot)
             registrar.didSet(self, keyPath: \.snapshot)
         }

@@ -75,7 +75,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         self.client = client
         self.fetcher = fetcher
         observation = QueryObservation(client: client, options: options, key: key)
-        observation.onChange { [weak self] stateChanged in self?.notifyObservers(stateChanged: stateChanged) }
+        observation.onChange { [weak self] in self?.notifyObservers() }
         switch behavior {
         case .startImmediately(let request):
             locked.withLock { $0.request = request }
@@ -117,7 +117,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     /// What to show: idle, loading (nothing to show yet), failed (nothing to show), or the value.
     public var state: QueryState<Response> {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: \.snapshot)
         return observation.snapshot.state
     }
 
@@ -144,7 +144,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Every change of the snapshot, starting with the current one.
     public var snapshotPublisher: AnyPublisher<QuerySnapshot<Response>, Never> {
-        observation.snapshots.eraseToAnyPublisher()
+        observation.snapshots
     }
 
     /// `statePublisher` as an `AsyncSequence`.
@@ -271,11 +271,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         locked.withLock { $0.pollTimer = timer }
     }
 
-    private func notifyObservers(stateChanged: Bool) {
-        if stateChanged {
-            registrar.willSet(self, keyPath: \.state)
-            registrar.didSet(self, keyPath: \.state)
-        }
+    private func notifyObservers() {
         registrar.willSet(self, keyPath: \.snapshot)
         registrar.didSet(self, keyPath: \.snapshot)
     }

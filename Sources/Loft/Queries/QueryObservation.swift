@@ -1,141 +1,115 @@
-/// The typed view of a cache entry that one `Query` or `Consumer` holds: it observes the entry, applies
-/// `select` and placeholder data, and publishes a snapshot when something changed.
+/// The typed view of a cache entry that one `Query` or `Consumer` holds: `select` and placeholder data applied
+/// to the entry's state, computed when read and cached until the entry changes.
 ///
 /// It never copies the entry's state: every snapshot is derived from the entry's, so a query and a consumer
 /// of one key always agree.
 final class QueryObservation<Value: Sendable>: Sendable {
-    private struct Attachment: Sendable {
-        let entry: QueryCacheEntry
-        let observerID: UInt64
-        let subscription: Subscription
-    }
-
     private struct State: Sendable {
-        var attachment: Attachment?
-        var snapshot: QuerySnapshot<Value>
-        /// The data shown for the previous key, for `PlaceholderData.keepPrevious`.
-        var previousData: Value?
-        var onChange: (@Sendable (_ stateChanged: Bool) -> Void)?
+        /// The typed snapshot and the core version it was computed from.
+        var cached: (version: UInt64, snapshot: QuerySnapshot<Value>)?
+        /// The typed publisher, created when first asked for, and the ordered queue that feeds it.
+        var subject: CurrentValueSubject<QuerySnapshot<Value>, Never>?
+        var feed: SerialDownstream<QuerySnapshot<Value>, Never>?
+        /// The last snapshot sent, and the core version it came from.
+        var lastSent: (version: UInt64, snapshot: QuerySnapshot<Value>)?
     }
 
-    let client: QueryClient
+    let core: ObservationCore
     let options: QueryOptions<Value>
     let staleTime: Duration
-    let gcTime: Duration
-    private let state: Locked<State>
-    /// Every change of the snapshot, in order; a new subscriber gets the current one first.
-    let snapshots: CurrentValueSubject<QuerySnapshot<Value>, Never>
+    private let state = Locked(State())
+
+    var client: QueryClient { core.client }
 
     init(client: QueryClient, options: QueryOptions<Value>, key: QueryKey) {
-        self.client = client
         self.options = options
         staleTime = options.staleTime ?? client.defaults.staleTime
-        gcTime = options.gcTime ?? client.defaults.gcTime
-        let empty = QuerySnapshot<Value>.empty(key: key)
-        state = Locked(State(snapshot: empty))
-        snapshots = CurrentValueSubject(empty)
+        core = ObservationCore(client: client, key: key, gcTime: options.gcTime ?? client.defaults.gcTime)
     }
 
-    /// Called after every change, with whether `state` (not only the snapshot) changed; the owner notifies
-    /// its observation registrar.
-    func onChange(_ notify: @escaping @Sendable (_ stateChanged: Bool) -> Void) {
-        state.withLock { $0.onChange = notify }
+    /// Called after each change once the state has been read; the owner notifies its registrar.
+    func onChange(_ notify: @escaping @Sendable () -> Void) {
+        core.onChange(notify)
     }
 
     /// The current snapshot, its staleness computed now.
     var snapshot: QuerySnapshot<Value> {
-        let (snapshot, entry) = state.withLock { ($0.snapshot, $0.attachment?.entry) }
-        guard let entry, !snapshot.isPlaceholderData else { return snapshot }
-        return snapshot.withStaleness(entry.snapshot.isStale(at: client.scheduler.now, staleTime: staleTime))
+        typedSnapshot(markingRead: true)
     }
 
-    var key: QueryKey {
-        state.withLock { $0.snapshot.key }
+    var key: QueryKey { core.key }
+    var entry: QueryCacheEntry? { core.entry }
+
+    /// Every change of the snapshot, in order; a new subscriber gets the current one first.
+    var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
+        let (subject, isNew) = state.withLock { state -> (CurrentValueSubject<QuerySnapshot<Value>, Never>, Bool) in
+            if let subject = state.subject { return (subject, false) }
+            let subject = CurrentValueSubject<QuerySnapshot<Value>, Never>(QuerySnapshot.empty(key: core.key))
+            state.subject = subject
+            state.feed = SerialDownstream(AnySubscriber(receiveValue: { [subject] in subject.send($0) }))
+            return (subject, true)
+        }
+        if isNew {
+            core.setTypedListener { [weak self] in self?.publish() }
+            publish()
+        }
+        return subject.eraseToAnyPublisher()
     }
 
-    var entry: QueryCacheEntry? {
-        state.withLock { $0.attachment?.entry }
-    }
-
-    /// Observes the entry of `key` (leaving the previous one); returns it.
     @discardableResult
     func attach(to key: QueryKey, as observer: QueryCacheEntry.Observer) -> QueryCacheEntry {
-        if let current = state.withLock({ $0.attachment?.entry }), current.key == key { return current }
-        detach()
-        let entry = client.entry(for: key)
-        let observerID = entry.addObserver(observer, gcTime: gcTime)
-        var changes = entry.changes.eraseToAnyPublisher()
-        if !(client.deliveryScheduler is ImmediateScheduler) {
-            changes = changes.receive(on: client.deliveryScheduler).eraseToAnyPublisher()
-        }
-        let subscription = Subscription(cancelsOnRelease: false) {}
-        let attachment = Attachment(entry: entry, observerID: observerID, subscription: subscription)
-        let isCurrent = state.withLock { state -> Bool in
-            guard state.attachment == nil else { return false }
-            state.attachment = attachment
-            return true
-        }
-        guard isCurrent else {
-            entry.removeObserver(observerID)
-            return entry
-        }
-        let sink = changes.sink { [weak self] snapshot in self?.update(with: snapshot, of: entry) }
-        let kept = state.withLock { state -> Bool in
-            guard state.attachment?.entry === entry else { return false }
-            state.attachment = Attachment(entry: entry, observerID: observerID, subscription: sink)
-            return true
-        }
-        if !kept { sink.cancel() }
-        return entry
+        core.attach(to: key, as: observer)
     }
 
-    /// Stops observing; the entry may then be garbage-collected.
     func detach() {
-        let attachment = state.withLock { state -> Attachment? in
-            defer { state.attachment = nil }
-            if let data = state.snapshot.data, !state.snapshot.isPlaceholderData { state.previousData = data }
-            return state.attachment
-        }
-        guard let attachment else { return }
-        attachment.subscription.cancel()
-        attachment.entry.removeObserver(attachment.observerID)
+        core.detach()
     }
 
-    func setEnabled(_ isEnabled: Bool) {
-        guard let attachment = state.withLock({ $0.attachment }) else { return }
-        attachment.entry.setObserver(attachment.observerID, isEnabled: isEnabled)
-    }
-
-    private func update(with entrySnapshot: EntrySnapshot, of entry: QueryCacheEntry) {
-        let previous = state.withLock { $0.previousData }
-        let next = makeSnapshot(entrySnapshot, key: entry.key, previousData: previous)
-        let change = state.withLock { state -> (stateChanged: Bool, notify: (@Sendable (Bool) -> Void)?)? in
-            guard state.attachment?.entry === entry else { return nil }
-            let old = state.snapshot
-            let stateChanged = !old.state.isSame(as: next.state) || old.isPlaceholderData != next.isPlaceholderData
-            let snapshotChanged =
-                stateChanged || old.key != next.key || old.status != next.status
-                || old.fetchStatus != next.fetchStatus || old.failureCount != next.failureCount
-                || old.dataUpdatedAt != next.dataUpdatedAt || old.isStale != next.isStale
-                || (old.error == nil) != (next.error == nil)
-            guard snapshotChanged else { return nil }
-            state.snapshot = next
-            return (stateChanged, state.onChange)
-        }
-        guard let change else { return }
-        snapshots.send(next)
-        change.notify?(change.stateChanged)
-    }
-
-    private func makeSnapshot(_ entry: EntrySnapshot, key: QueryKey, previousData: Value?) -> QuerySnapshot<Value> {
+    private func typedSnapshot(markingRead: Bool) -> QuerySnapshot<Value> {
+        let current = core.current(markingRead: markingRead)
         let now = client.scheduler.now
+        if let cached = state.withLock({ $0.cached }), cached.version == current.version {
+            guard current.entry != nil, !cached.snapshot.isPlaceholderData else { return cached.snapshot }
+            return cached.snapshot.withStaleness(current.raw.isStale(at: now, staleTime: staleTime))
+        }
+        let snapshot = makeSnapshot(current, now: now)
+        state.withLock { state in
+            if (state.cached?.version ?? 0) < current.version { state.cached = (current.version, snapshot) }
+        }
+        return snapshot
+    }
+
+    /// Sends the current snapshot to the typed publisher if it is newer than, and differs from, the last one
+    /// sent. Enqueued under the lock, so concurrent calls cannot reorder what subscribers see.
+    private func publish() {
+        let version = core.current(markingRead: false).version
+        let next = typedSnapshot(markingRead: false)
+        let (feed, mustDrain) = state.withLock { state -> (SerialDownstream<QuerySnapshot<Value>, Never>?, Bool) in
+            if let last = state.lastSent {
+                guard last.version < version, Self.differ(last.snapshot, next) else { return (nil, false) }
+            }
+            state.lastSent = (version, next)
+            return (state.feed, state.feed?.enqueue(.value(next)) ?? false)
+        }
+        if mustDrain { feed?.drain() }
+    }
+
+    private static func differ(_ old: QuerySnapshot<Value>, _ next: QuerySnapshot<Value>) -> Bool {
+        !old.state.isSame(as: next.state) || old.isPlaceholderData != next.isPlaceholderData || old.key != next.key
+            || old.status != next.status || old.fetchStatus != next.fetchStatus
+            || old.failureCount != next.failureCount || old.dataUpdatedAt != next.dataUpdatedAt
+            || old.isStale != next.isStale || (old.error == nil) != (next.error == nil)
+    }
+
+    private func makeSnapshot(_ current: ObservationCore.Current, now: SchedulerInstant) -> QuerySnapshot<Value> {
+        let entry = current.raw
         var snapshot: QuerySnapshot<Value>
         do {
-            snapshot = try QuerySnapshot(key: key, entry: entry, staleTime: staleTime, now: now)
+            snapshot = try QuerySnapshot(key: current.key, entry: entry, staleTime: staleTime, now: now)
         } catch {
             // The key holds another type: show the typed error instead of crashing.
             return QuerySnapshot(
-                key: key, data: nil, error: error, status: .error, fetchStatus: entry.fetchStatus,
+                key: current.key, data: nil, error: error, status: .error, fetchStatus: entry.fetchStatus,
                 dataUpdatedAt: entry.dataUpdatedAt, isStale: true, isPlaceholderData: false,
                 failureCount: entry.failureCount)
         }
@@ -143,11 +117,12 @@ final class QueryObservation<Value: Sendable>: Sendable {
             snapshot = snapshot.replacingData(select(data), isPlaceholder: false)
         }
         if snapshot.data == nil, let placeholder = options.placeholderData {
+            let previous = current.previousData as? Value
             let value: Value? =
                 switch placeholder {
                 case .value(let value): value
-                case .keepPrevious: previousData
-                case .compute(let compute): compute(previousData)
+                case .keepPrevious: previous
+                case .compute(let compute): compute(previous)
                 }
             if let value { snapshot = snapshot.replacingData(value, isPlaceholder: true) }
         }

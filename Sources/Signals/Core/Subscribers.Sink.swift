@@ -7,7 +7,7 @@ extension Subscribers {
     public final class Sink<Input: Sendable, Failure: Error>: Subscriber, Cancellable {
         @usableFromInline let receiveValue: @Sendable (Input) -> Void
         @usableFromInline let receiveCompletion: @Sendable (Completion<Failure>) -> Void
-        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let link = UpstreamGate()
 
         /// Makes a sink with the two closures.
         @inlinable

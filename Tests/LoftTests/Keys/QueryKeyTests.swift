@@ -54,3 +54,15 @@ import Testing
         #expect(index.keys(withPrefix: QueryKey(parts: [])).count == 2)
     }
 }
+
+@Suite struct QueryKeyValuesTests {
+    @Test("a key can be made of variables as well as literals")
+    func variables() {
+        let id = 42
+        let name = "users"
+        let filter: QueryKey.Part = ["page": 2]
+        #expect(QueryKey(name, id) == ["users", 42])
+        #expect(QueryKey(name, id, filter) == QueryKey("users", 42, ["page": 2]))
+        #expect(QueryKey("users", 42) == ["users", 42])
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Loft
+import Signals
+import Synchronization
+
+/// (e) 10,000 concurrent `fetchQuery` callers on one key, all arriving while its fetch is in flight (the fetcher
+/// waits until every caller is waiting, then answers): exactly one fetcher call, and every caller gets its
+/// value. Time per caller, against the bare pattern: 10,000 tasks parked on a latch (a locked list of
+/// continuations) that the last one opens.
+func dedupeScenario(_ settings: Settings) -> Row {
+    let callers = 10_000
+    let rounds = max(1, settings.repetitions - 2)
+    var best = Double.infinity
+    for round in 0..<rounds {
+        let client = QueryClient()
+        let key = QueryKey("dedupe", round)
+        let fetcherCalls = SharedCounter()
+        let elapsed = runBlocking {
+            let start = ContinuousClock.now
+            let tasks = (0..<callers).map { _ in
+                Task {
+                    (try? await client.fetchQuery(key) {
+                        fetcherCalls.increment()
+                        await client.existingEntry(for: key)?.waitForWaiters(callers)
+                        return 42
+                    }) ?? -1
+                }
+            }
+            var values: [Int] = []
+            for task in tasks { values.append(await task.value) }
+            precondition(values.allSatisfy { $0 == 42 }, "every caller gets the value")
+            return ContinuousClock.now - start
+        }
+        precondition(fetcherCalls.value == 1, "exactly one fetcher call")
+        best = min(best, Double(elapsed.nanoseconds) / Double(callers))
+    }
+    var baseline = Double.infinity
+    for _ in 0..<rounds {
+        let latch = Latch(opensAt: callers)
+        let elapsed = runBlocking {
+            let start = ContinuousClock.now
+            let tasks = (0..<callers).map { _ in Task { await latch.wait() } }
+            var sum = 0
+            for task in tasks { sum += await task.value }
+            precondition(sum == 42 * callers)
+            return ContinuousClock.now - start
+        }
+        baseline = min(baseline, Double(elapsed.nanoseconds) / Double(callers))
+    }
+    return Row(
+        scenario: "(e) 10,000 callers deduplicated, per caller", baselineName: "a task parked on a latch",
+        nanoseconds: best, baselineNanoseconds: baseline, target: .ratio(10))
+}
+
+/// Parks callers until `opensAt` of them wait, then gives them all 42.
+final class Latch: Sendable {
+    private let waiting = Locked<[CheckedContinuation<Int, Never>]>([])
+    private let opensAt: Int
+
+    init(opensAt: Int) {
+        self.opensAt = opensAt
+    }
+
+    func wait() async -> Int {
+        await withCheckedContinuation { continuation in
+            let ready = waiting.withLock { waiting -> [CheckedContinuation<Int, Never>] in
+                waiting.append(continuation)
+                guard waiting.count == opensAt else { return [] }
+                defer { waiting = [] }
+                return waiting
+            }
+            for waiter in ready { waiter.resume(returning: 42) }
+        }
+    }
+}
+
+/// A counter that many tasks increment at once.
+final class SharedCounter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    func increment() {
+        storage.add(1, ordering: .relaxed)
+    }
+
+    var value: Int { storage.load(ordering: .relaxed) }
+}
+
+/// Runs `body` on the cooperative pool and waits for it, from synchronous code.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = Locked<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    guard let value = result.withLock({ $0 }) else { preconditionFailure("runBlocking: the body produced nothing") }
+    return value
+}

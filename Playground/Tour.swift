@@ -1,0 +1,34 @@
+import Loft
+
+/// One numbered step of the tour: a title and what it prints.
+struct TourStep: Sendable {
+    let title: String
+    let run: @Sendable (TourContext) async throws -> [String]
+}
+
+/// What the steps share: the API, the client, and the objects a later step reuses.
+final class TourContext: Sendable {
+    let api: any TourAPI
+    let client: QueryClient
+    let users: Query<Void, [User]>
+
+    init(api: any TourAPI, client: QueryClient) {
+        self.api = api
+        self.client = client
+        users = Query(key: "users", options: QueryOptions(retry: .never), client: client) { try await api.users() }
+    }
+}
+
+/// Waits until `query` has settled: nothing fetching, and data or an error to show.
+func settled<Request, Response>(_ query: Query<Request, Response>) async -> QuerySnapshot<Response> {
+    for await snapshot in query.snapshotPublisher.values
+    where snapshot.fetchStatus == .idle && snapshot.status != .pending {
+        return snapshot
+    }
+    return query.snapshot
+}
+
+let queryTour: [TourStep] = [
+    firstFetchStep, consumerStep, dedupeStep, cacheHitStep, staleWhileRevalidateStep, retryStep, mutationStep,
+    pollingStep, keyAdapterStep,
+]
