@@ -66,19 +66,17 @@ public final class ScriptedFetcher<Request: Sendable, Response: Sendable>: Senda
     /// The fetcher: pass `fetcher.fetch` where a fetcher is expected.
     @Sendable
     public func fetch(_ request: Request) async throws -> Response {
-        let (step, index, waiters) = state.withLock { state in
+        let (step, index) = state.withLock { state in
             state.requests.append(request)
             let index = state.requests.count - 1
-            let step = state.steps[min(index, state.steps.count - 1)]
-            let ready = state.callWaiters.filter { $0.count <= state.requests.count }
-            state.callWaiters.removeAll { $0.count <= state.requests.count }
-            return (step, index, ready.map(\.continuation))
+            return (state.steps[min(index, state.steps.count - 1)], index)
         }
-        for waiter in waiters { waiter.resume() }
         switch step {
         case .answer(let value):
+            resumeCallWaiters()
             return value
         case .fail(let error):
+            resumeCallWaiters()
             throw error
         case .hang(let ignoresCancellation):
             return try await withTaskCancellationHandler {
@@ -87,17 +85,36 @@ public final class ScriptedFetcher<Request: Sendable, Response: Sendable>: Senda
                         $0.hanging.append(
                             Hanging(id: index, continuation: continuation, ignoresCancellation: ignoresCancellation))
                     }
+                    // Only now is the call waiting: a test that saw `waitForCalls` return can release it.
+                    resumeCallWaiters()
+                    // Cancelled before it parked: the cancellation handler found nothing to end, so end it here.
+                    if Task.isCancelled, !ignoresCancellation, let parked = unpark(index) {
+                        parked.continuation.resume(throwing: CancellationError())
+                    }
                 }
             } onCancel: {
-                let cancelled = state.withLock { state -> Hanging? in
-                    guard let position = state.hanging.firstIndex(where: { $0.id == index }),
-                        !state.hanging[position].ignoresCancellation
-                    else { return nil }
-                    return state.hanging.remove(at: position)
-                }
-                cancelled?.continuation.resume(throwing: CancellationError())
+                unpark(index)?.continuation.resume(throwing: CancellationError())
             }
         }
+    }
+
+    /// Removes the parked call `index`, unless it ignores cancellation.
+    private func unpark(_ index: Int) -> Hanging? {
+        state.withLock { state in
+            guard let position = state.hanging.firstIndex(where: { $0.id == index }),
+                !state.hanging[position].ignoresCancellation
+            else { return nil }
+            return state.hanging.remove(at: position)
+        }
+    }
+
+    private func resumeCallWaiters() {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let calls = state.requests.count
+            defer { state.callWaiters.removeAll { $0.count <= calls } }
+            return state.callWaiters.filter { $0.count <= calls }.map(\.continuation)
+        }
+        for waiter in ready { waiter.resume() }
     }
 
     /// Ends every hanging call with `result`.
