@@ -1,4 +1,5 @@
 import Loft
+import LoftTesting
 import Testing
 
 // Every ```swift block of README.md, verbatim, so that the README's code compiles and runs.
@@ -6,6 +7,115 @@ import Testing
 
 enum DownloadError: Error {
     case offline
+}
+
+enum ExampleError: Error {
+    case offline
+}
+
+struct Profile: Sendable, Equatable {
+    let id: Int
+    var name: String
+}
+
+/// Stands for the user's own networking code in the README's examples.
+struct ExampleAPI: Sendable {
+    func profile(_ id: Int) async throws -> Profile { Profile(id: id, name: "user \(id)") }
+    func profiles() async throws -> [Profile] { [Profile(id: 1, name: "Ada"), Profile(id: 2, name: "Grace")] }
+    func rename(_ id: Int, to name: String) async throws -> Profile { Profile(id: id, name: name) }
+}
+
+let api = ExampleAPI()
+
+@Suite struct ReadmeLoftExamplesTests {
+    @Test("queries, snapshot, consumer, client, mutation, renderer")
+    func queries() async throws {
+        let client = QueryClient()
+        let profile = Query<Int, Profile>(
+            key: "profile",
+            keyAdapter: { key, id in key.appending(id) },
+            behavior: .startImmediately(42),
+            options: QueryOptions(staleTime: .seconds(30)),
+            client: client
+        ) { id in
+            try await api.profile(id)
+        }
+        let subscription = profile.statePublisher.sink { state in
+            switch state {
+            case .idle, .loading: print("loading…")
+            case .failed(let error): print("failed: \(error)")
+            case .succeed(let user): print("hello, \(user.name)")
+            }
+        }
+        await client.waitUntilIdle()
+        #expect(profile.state.value == Profile(id: 42, name: "user 42"))
+        _ = subscription
+
+        let snapshot = profile.snapshot
+        print(snapshot.status, snapshot.fetchStatus, snapshot.isStale, snapshot.failureCount)
+        #expect(snapshot.status == .success)
+
+        let header = Query<Int, Profile>.Consumer(key: ["profile", 42], client: client)
+        print(header.state.value?.name ?? "nobody yet")
+        #expect(header.state.value?.name == "user 42")
+
+        let profiles = try await client.fetchQuery("profiles") { try await api.profiles() }
+        client.setQueryData(Profile(id: 7, name: "Grace"), for: ["profile", 7])
+        let cached = try client.getQueryData(["profile", 7], as: Profile.self)
+        client.invalidateQueries("profile")
+        client.setQueriesData(matching: "profile", as: Profile.self) { profile in
+            Profile(id: profile.id, name: profile.name.uppercased())
+        }
+        #expect(profiles.count == 2)
+        #expect(cached?.name == "Grace")
+        await client.waitUntilIdle()
+
+        let log = client.events.sink { event in print(event) }
+        _ = log
+
+        let rename = Mutation<String, Profile>(client: client) { name in
+            try await api.rename(42, to: name)
+        }
+        rename.execute(with: "Ada Lovelace") { profile, invalidator in
+            invalidator.invalidate(["profile", 42], .lastData)
+        }
+        let renamed = try await rename.mutate("Ada")
+        #expect(renamed.name == "Ada")
+        await client.waitUntilIdle()
+
+        struct ProfileRenderer: QueryRenderer {
+            func loadingView() -> String { "Loading…" }
+            func successView(for profile: Profile) -> String { "👤 \(profile.name)" }
+            func failureView(for error: any Error) -> String { "⚠️ \(error)" }
+        }
+        print(ProfileRenderer().view(for: profile.state))
+        print(CacheInspector(client: client).render())
+        #expect(ProfileRenderer().view(for: profile.state).hasPrefix("👤"))
+    }
+
+    @Test("options")
+    func options() {
+        let options = QueryOptions<[Profile]>(
+            staleTime: .seconds(60),
+            retry: .skippingClientErrors,
+            select: { $0.sorted { $0.name < $1.name } },
+            placeholderData: .value([])
+        )
+        #expect(options.staleTime == .seconds(60))
+    }
+
+    @Test("testing with LoftTesting")
+    func testing() async {
+        let scheduler = TestScheduler()
+        let testClient = QueryClient(scheduler: scheduler)
+        let fetcher = ScriptedFetcher<Void, Int>(.fail(ExampleError.offline), .answer(1))
+        let counter = Query(key: "counter", behavior: .startImmediately(()), client: testClient, fetcher: fetcher.fetch)
+        await testClient.waitUntilIdle()
+        scheduler.advance(by: .seconds(1))
+        await testClient.waitUntilIdle()
+        assert(counter.state.value == 1)
+        #expect(counter.state.value == 1)
+    }
 }
 
 @Suite struct ReadmeExamplesTests {
