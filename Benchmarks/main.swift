@@ -6,7 +6,7 @@ import Foundation
 //     swift run -c release Benchmarks            # full run
 //     swift run -c release Benchmarks --quick    # a tenth of the work (CI proves the scenarios run)
 //     swift run -c release Benchmarks --check    # exit 1 when a target is missed
-//     swift run -c release Benchmarks --only b   # the scenarios whose name contains "(b)"
+//     swift run -c release Benchmarks --only b   # scenario (b); `--only abd` runs (a), (b) and (d)
 
 let arguments = CommandLine.arguments
 let settings = Settings(arguments: arguments)
@@ -18,7 +18,7 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []
 let order = arguments.contains("--reverse") ? scenarios.reversed() : scenarios
-for scenario in order where only == nil || only == scenario.key {
+for scenario in order where only.map({ $0.contains(scenario.key) }) ?? true {
     rows.append(contentsOf: scenario.run(settings))
 }
 printTable(rows)
