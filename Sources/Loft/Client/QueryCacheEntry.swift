@@ -91,10 +91,6 @@ package final class QueryCacheEntry: Sendable {
         state.withLock { $0.snapshot.data }
     }
 
-    package var hasActiveObservers: Bool {
-        state.withLock { $0.observers.values.contains { $0.isEnabled } }
-    }
-
     package var isFetching: Bool {
         state.withLock { $0.inFlight != nil }
     }
@@ -149,11 +145,6 @@ package final class QueryCacheEntry: Sendable {
             return state.gcTimer
         }
         timer?.cancel()
-    }
-
-    /// How many callers wait on the fetch in flight.
-    package var waiterCount: Int {
-        state.withLock { $0.inFlight?.waiters.count ?? 0 }
     }
 
     /// Returns once at least `count` callers wait on the fetch in flight: a barrier for tests, never a sleep.

@@ -65,11 +65,6 @@ package final class WorkTracker: Sendable {
         }
     }
 
-    /// How many tracked tasks are running now.
-    package var busyCount: Int {
-        state.withLock { $0.busy }
-    }
-
     private func markBusy() {
         state.withLock { $0.busy += 1 }
     }

@@ -134,12 +134,12 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        observation.snapshots.map(\.state).removeDuplicates { $0.isSame(as: $1) }.eraseToAnyPublisher()
+        observation.statePublisher
     }
 
     /// Every new value (after `select`), starting with the current one if there is one.
     public var valuePublisher: AnyPublisher<Response, Never> {
-        observation.snapshots.compactMap(\.data).removeDuplicates { areEqual($0, $1) }.eraseToAnyPublisher()
+        observation.valuePublisher
     }
 
     /// Every change of the snapshot, starting with the current one.

@@ -56,6 +56,16 @@ final class QueryObservation<Value: Sendable>: Sendable {
         return subject.eraseToAnyPublisher()
     }
 
+    /// Every change of `state`, starting with the current one.
+    var statePublisher: AnyPublisher<QueryState<Value>, Never> {
+        snapshots.map(\.state).removeDuplicates { $0.isSame(as: $1) }.eraseToAnyPublisher()
+    }
+
+    /// Every new value, starting with the current one if there is one.
+    var valuePublisher: AnyPublisher<Value, Never> {
+        snapshots.compactMap(\.data).removeDuplicates { areEqual($0, $1) }.eraseToAnyPublisher()
+    }
+
     @discardableResult
     func attach(to key: QueryKey, as observer: QueryCacheEntry.Observer) -> QueryCacheEntry {
         core.attach(to: key, as: observer)

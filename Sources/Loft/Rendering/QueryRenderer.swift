@@ -49,34 +49,13 @@ extension QueryRenderer {
     }
 }
 
-/// Turns the state of a mutation into text, in the same shape as `QueryRenderer`.
-public protocol MutationRenderer<Value> {
-    /// The response of a successful mutation.
-    associatedtype Value: Sendable
-
-    /// Not run yet. Default: "Ready.".
-    func idleView() -> String
-    /// Running.
-    func loadingView() -> String
-    /// Succeeded with the response.
-    func successView(for value: Value) -> String
-    /// Failed.
-    func failureView(for error: any Error) -> String
-}
+/// Turns the state of a mutation into text: the shape of `QueryRenderer` (a mutation's state is a
+/// `QueryState`), with an idle view that says "Ready." instead of the loading view.
+public protocol MutationRenderer<Value>: QueryRenderer {}
 
 extension MutationRenderer {
     /// "Ready."
     public func idleView() -> String {
         "Ready."
-    }
-
-    /// The view of `state`.
-    public func view(for state: QueryState<Value>) -> String {
-        switch state {
-        case .idle: idleView()
-        case .loading: loadingView()
-        case .failed(let error): failureView(for: error)
-        case .succeed(let value): successView(for: value)
-        }
     }
 }
