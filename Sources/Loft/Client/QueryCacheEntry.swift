@@ -63,14 +63,11 @@ package final class QueryCacheEntry: Sendable {
     package let key: QueryKey
     private let context: ClientContext
     private let state = Locked(State())
-    private let subject = CurrentValueSubject<UInt64, Never>(0)
-    private let publication: SerialDownstream<UInt64, Never>
+    private let publication = OrderedSubject<UInt64>(0)
 
     package init(key: QueryKey, context: ClientContext) {
         self.key = key
         self.context = context
-        publication = SerialDownstream(
-            AnySubscriber<UInt64, Never>(receiveValue: { [subject] in subject.send($0) }))
     }
 
     // MARK: - Reading
@@ -83,7 +80,7 @@ package final class QueryCacheEntry: Sendable {
     /// Observers read `snapshot` when they need it: with many observers, passing a number is much cheaper than
     /// copying the snapshot to each.
     package var changes: CurrentValueSubject<UInt64, Never> {
-        subject
+        publication.subject
     }
 
     /// The data alone: a cache-hit read copies nothing else.
@@ -436,7 +433,7 @@ package final class QueryCacheEntry: Sendable {
             let result = change(&state)
             guard shouldPublish(result) else { return (result, false) }
             state.version += 1
-            return (result, publication.enqueue(.value(state.version)))
+            return (result, publication.enqueue(state.version))
         }
         if mustDrain { publication.drain() }
         return result

@@ -114,10 +114,7 @@ public final class QueryClient: Sendable {
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
     public func getQueryData<T: Sendable>(_ key: QueryKey, as type: T.Type = T.self) throws -> T? {
         guard let data = existingEntry(for: key)?.data else { return nil }
-        guard let typed = data as? T else {
-            throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(Swift.type(of: data))")
-        }
-        return typed
+        return try cast(data, to: T.self, key: key)
     }
 
     /// Stores `value` as the fresh data of `key` (created if missing); observers are notified unless the value
@@ -211,10 +208,7 @@ public final class QueryClient: Sendable {
         let entry = entry(for: key)
         let snapshot = entry.snapshot
         if let data = snapshot.data, !snapshot.isStale(at: scheduler.now, staleTime: staleTime ?? defaults.staleTime) {
-            guard let typed = data as? T else {
-                throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(type(of: data))")
-            }
-            return typed
+            return try cast(data, to: T.self, key: key)
         }
         let request = FetchRequest(
             fetch: { try await fetcher() },
@@ -223,11 +217,7 @@ public final class QueryClient: Sendable {
             reason: snapshot.data == nil && reason == .manual ? .firstUse : reason,
             cancelsInFlight: false
         )
-        let value = try await entry.fetchValue(request)
-        guard let typed = value as? T else {
-            throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(type(of: value))")
-        }
-        return typed
+        return try cast(try await entry.fetchValue(request), to: T.self, key: key)
     }
 
     // MARK: - Bulk operations

@@ -28,3 +28,12 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// `value` as a `T`, or `QueryError.typeMismatch` naming both types: the one way Loft reads a type-erased
+/// cached value.
+package func cast<T>(_ value: any Sendable, to type: T.Type, key: QueryKey) throws -> T {
+    guard let typed = value as? T else {
+        throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(Swift.type(of: value))")
+    }
+    return typed
+}

@@ -176,10 +176,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
             return data
         }
         let value = try await entry.fetchValue(fetchRequest(request, reason: .manual, cancelsInFlight: false))
-        guard let typed = value as? Response else {
-            throw QueryError.typeMismatch(key: entry.key, expected: "\(Response.self)", actual: "\(type(of: value))")
-        }
-        return typed
+        return try cast(value, to: Response.self, key: entry.key)
     }
 
     /// Marks this query's key stale and refetches it if the query is enabled.

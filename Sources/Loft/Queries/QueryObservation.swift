@@ -7,9 +7,8 @@ final class QueryObservation<Value: Sendable>: Sendable {
     private struct State: Sendable {
         /// The typed snapshot and the core version it was computed from.
         var cached: (version: UInt64, snapshot: QuerySnapshot<Value>)?
-        /// The typed publisher, created when first asked for, and the ordered queue that feeds it.
-        var subject: CurrentValueSubject<QuerySnapshot<Value>, Never>?
-        var feed: SerialDownstream<QuerySnapshot<Value>, Never>?
+        /// The typed publisher, created when first asked for.
+        var feed: OrderedSubject<QuerySnapshot<Value>>?
         /// The last snapshot sent, and the core version it came from.
         var lastSent: (version: UInt64, snapshot: QuerySnapshot<Value>)?
     }
@@ -42,18 +41,17 @@ final class QueryObservation<Value: Sendable>: Sendable {
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
-        let (subject, isNew) = state.withLock { state -> (CurrentValueSubject<QuerySnapshot<Value>, Never>, Bool) in
-            if let subject = state.subject { return (subject, false) }
-            let subject = CurrentValueSubject<QuerySnapshot<Value>, Never>(QuerySnapshot.empty(key: core.key))
-            state.subject = subject
-            state.feed = SerialDownstream(AnySubscriber(receiveValue: { [subject] in subject.send($0) }))
-            return (subject, true)
+        let (feed, isNew) = state.withLock { state -> (OrderedSubject<QuerySnapshot<Value>>, Bool) in
+            if let feed = state.feed { return (feed, false) }
+            let feed = OrderedSubject(QuerySnapshot<Value>.empty(key: core.key))
+            state.feed = feed
+            return (feed, true)
         }
         if isNew {
             core.setTypedListener { [weak self] in self?.publish() }
             publish()
         }
-        return subject.eraseToAnyPublisher()
+        return feed.subject.eraseToAnyPublisher()
     }
 
     /// Every change of `state`, starting with the current one.
@@ -94,12 +92,12 @@ final class QueryObservation<Value: Sendable>: Sendable {
     private func publish() {
         let version = core.current(markingRead: false).version
         let next = typedSnapshot(markingRead: false)
-        let (feed, mustDrain) = state.withLock { state -> (SerialDownstream<QuerySnapshot<Value>, Never>?, Bool) in
+        let (feed, mustDrain) = state.withLock { state -> (OrderedSubject<QuerySnapshot<Value>>?, Bool) in
             if let last = state.lastSent {
                 guard last.version < version, Self.differ(last.snapshot, next) else { return (nil, false) }
             }
             state.lastSent = (version, next)
-            return (state.feed, state.feed?.enqueue(.value(next)) ?? false)
+            return (state.feed, state.feed?.enqueue(next) ?? false)
         }
         if mustDrain { feed?.drain() }
     }

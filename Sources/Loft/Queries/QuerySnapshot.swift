@@ -60,13 +60,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
     ///
     /// - Throws: `QueryError.typeMismatch` when the entry's data is not a `Value`.
     package init(key: QueryKey, entry: EntrySnapshot, staleTime: Duration, now: SchedulerInstant) throws {
-        var typed: Value?
-        if let data = entry.data {
-            guard let value = data as? Value else {
-                throw QueryError.typeMismatch(key: key, expected: "\(Value.self)", actual: "\(type(of: data))")
-            }
-            typed = value
-        }
+        let typed: Value? = try entry.data.map { try cast($0, to: Value.self, key: key) }
         self.init(
             key: key, data: typed, error: entry.error, status: entry.status, fetchStatus: entry.fetchStatus,
             dataUpdatedAt: entry.dataUpdatedAt, isStale: entry.isStale(at: now, staleTime: staleTime),

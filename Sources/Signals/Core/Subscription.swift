@@ -17,7 +17,7 @@ import Synchronization
 public final class Subscription: Cancellable, Hashable, Sendable {
     private let isCancelledFlag = Atomic<Bool>(false)
     private let onCancel: Locked<(@Sendable () -> Void)?>
-    private let cancelsOnRelease: Bool
+    fileprivate let cancelsOnRelease: Bool
 
     /// Makes a token that runs `onCancel` the first time it is cancelled, or when it is released.
     ///
@@ -85,7 +85,7 @@ public final class Subscription: Cancellable, Hashable, Sendable {
 extension Cancellable {
     /// Wraps this activity in a `Subscription` that cancels it when released.
     public func asSubscription() -> Subscription {
-        if let subscription = self as? Subscription { return subscription }
+        if let subscription = self as? Subscription, subscription.cancelsOnRelease { return subscription }
         return Subscription { self.cancel() }
     }
 }

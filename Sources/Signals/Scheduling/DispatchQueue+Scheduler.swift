@@ -9,7 +9,7 @@ extension DispatchQueue: Scheduler {
     /// Runs `action` as soon as possible (see `Scheduler.schedule(_:)`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
-        let work = ScheduledWork()
+        let work = Subscription(cancelsOnRelease: false) {}
         async {
             if !work.isCancelled { action() }
         }
@@ -19,7 +19,7 @@ extension DispatchQueue: Scheduler {
     /// Runs `action` once `delay` has passed (see `Scheduler.schedule(after:_:)`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
-        let work = ScheduledWork()
+        let work = Subscription(cancelsOnRelease: false) {}
         let nanoseconds = max(0, delay.nanoseconds)
         asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
             if !work.isCancelled { action() }

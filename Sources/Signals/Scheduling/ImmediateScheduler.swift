@@ -14,13 +14,13 @@ public struct ImmediateScheduler: Scheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
         action()
-        return ScheduledWork()
+        return Subscription()
     }
 
     /// Runs `action` at once: an immediate scheduler has no future.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
         action()
-        return ScheduledWork()
+        return Subscription()
     }
 }

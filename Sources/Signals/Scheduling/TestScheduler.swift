@@ -115,7 +115,7 @@ public final class TestScheduler: Scheduler {
             state.actions[sequence] = action
             return sequence
         }
-        return ScheduledWork { [weak self] in
+        return Subscription(cancelsOnRelease: false) { [weak self] in
             _ = self?.state.withLock { $0.actions.removeValue(forKey: sequence) }
         }
     }
