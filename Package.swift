@@ -18,7 +18,9 @@ let package = Package(
         .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "LoftTests", dependencies: ["Loft", "LoftTesting"]),
+        .testTarget(name: "LoftTests", dependencies: ["Loft", "LoftTesting", "CacheCrashWriter"]),
+        // The child process of the crash test: it writes until killed.
+        .executableTarget(name: "CacheCrashWriter", dependencies: ["Loft"], path: "Tests/CacheCrashWriter"),
         .testTarget(name: "LoftTestingTests", dependencies: ["LoftTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,7 +33,7 @@ package final class QueryCacheEntry: Sendable {
         }
     }
 
-    private struct InFlight: Sendable {
+    struct InFlight: Sendable {
         var id: UInt64
         var task: Task<Void, Never>?
         var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
@@ -42,7 +42,7 @@ package final class QueryCacheEntry: Sendable {
         var request: FetchRequest
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var snapshot = EntrySnapshot()
         var inFlight: InFlight?
         var nextID: UInt64 = 0
@@ -58,11 +58,13 @@ package final class QueryCacheEntry: Sendable {
         var version: UInt64 = 0
         /// Tests waiting until the fetch in flight has this many waiters.
         var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// How the data is saved to and restored from a persistent cache, if at all.
+        var persistence: EntryPersistence?
     }
 
     package let key: QueryKey
-    private let context: ClientContext
-    private let state = Locked(State())
+    let context: ClientContext
+    let state = Locked(State())
     private let publication = OrderedSubject<UInt64>(0)
 
     package init(key: QueryKey, context: ClientContext) {
@@ -96,23 +98,34 @@ package final class QueryCacheEntry: Sendable {
 
     /// Stores `value` as fresh data (a `setQueryData`, initial data or hydration).
     ///
-    /// - Parameter onlyIfEmpty: stores only when there is no data yet (initial data never overwrites).
+    /// - Parameters:
+    ///   - onlyIfEmpty: stores only when there is no data yet (initial data never overwrites).
+    ///   - onlyIfNewer: stores only when there is no data, or older data (hydration never overwrites newer).
+    ///   - isRestored: the value comes from the persistent cache (so it is not saved back).
     /// - Returns: whether the data changed.
     @discardableResult
     package func setData(
-        _ value: any Sendable, updatedAt: SchedulerInstant, structuralSharing: Bool = true, onlyIfEmpty: Bool = false
+        _ value: any Sendable, updatedAt: SchedulerInstant, structuralSharing: Bool = true, onlyIfEmpty: Bool = false,
+        onlyIfNewer: Bool = false, isRestored: Bool = false
     ) -> Bool {
+        var isStored = false
         let changed = mutate { state -> Bool in
             if onlyIfEmpty, state.snapshot.data != nil { return false }
+            if onlyIfNewer, state.snapshot.data != nil, let current = state.snapshot.dataUpdatedAt, current >= updatedAt {
+                return false
+            }
+            isStored = true
             let isSame = structuralSharing && areEqual(state.snapshot.data, value)
             if !isSame { state.snapshot.data = value }
             state.snapshot.dataUpdatedAt = updatedAt
             state.snapshot.status = .success
             state.snapshot.error = nil
             state.snapshot.isInvalidated = false
+            state.snapshot.isRestored = isRestored
             return !isSame
         }
         if changed { context.events.send(.updated(key)) }
+        if isStored, !isRestored { persist(value, at: updatedAt) }
         return changed
     }
 
@@ -206,6 +219,10 @@ package final class QueryCacheEntry: Sendable {
     private func start(
         _ request: FetchRequest, waiter: (id: UInt64, continuation: CheckedContinuation<any Sendable, any Error>)?
     ) {
+        if let stored = servedFromPersistence(request) {
+            waiter?.continuation.resume(returning: stored)
+            return
+        }
         enum Action {
             case joined
             case started(id: UInt64, replacing: Task<Void, Never>?)
@@ -268,7 +285,9 @@ package final class QueryCacheEntry: Sendable {
                 guard !Task.isCancelled, isCurrent(id) else { return }
                 failures += 1
                 guard let delay = request.retry.delayBeforeRetry(failures, error) else {
-                    finish(id, .failure(error), failures: failures, structuralSharing: request.structuralSharing)
+                    finish(
+                        id, .failure(error), failures: failures, structuralSharing: request.structuralSharing,
+                        fallback: fallbackAfterFailure())
                     return
                 }
                 recordRetry(id, failures: failures)
@@ -294,11 +313,13 @@ package final class QueryCacheEntry: Sendable {
     }
 
     private func finish(
-        _ id: UInt64, _ result: Result<any Sendable, any Error>, failures: Int, structuralSharing: Bool
+        _ id: UInt64, _ result: Result<any Sendable, any Error>, failures: Int, structuralSharing: Bool,
+        fallback: CachedValue<any Sendable>? = nil
     ) {
         let now = context.scheduler.now
         var needsCollection = false
         var dataChanged = false
+        var isRestored = false
         let outcome = mutate {
             state -> (waiters: [CheckedContinuation<any Sendable, any Error>], value: Result<any Sendable, any Error>)?
             in
@@ -316,6 +337,7 @@ package final class QueryCacheEntry: Sendable {
                 state.snapshot.error = nil
                 state.snapshot.failureCount = 0
                 state.snapshot.isInvalidated = false
+                state.snapshot.isRestored = false
                 return (Array(inFlight.waiters.values), .success(state.snapshot.data ?? value))
             case .failure(let error):
                 state.snapshot.error = error
@@ -323,13 +345,23 @@ package final class QueryCacheEntry: Sendable {
                 state.snapshot.status = .error
                 state.snapshot.failureCount = failures
                 dataChanged = true
-                return (Array(inFlight.waiters.values), .failure(error))
+                if state.snapshot.data == nil, let fallback {
+                    state.snapshot.data = fallback.value
+                    state.snapshot.dataUpdatedAt = fallback.savedAt
+                    state.snapshot.isRestored = true
+                    isRestored = true
+                }
+                // `.useIfFetchFails`: the callers get the stored value instead of the error.
+                let answer = state.persistence?.config.usagePolicy == .useIfFetchFails ? state.snapshot.data : nil
+                return (Array(inFlight.waiters.values), answer.map { .success($0) } ?? .failure(error))
             }
         }
         guard let outcome else { return }
         for waiter in outcome.waiters { waiter.resume(with: outcome.value) }
         if dataChanged { context.events.send(.updated(key)) }
-        context.events.send(.fetchFinished(key, error: outcome.value.failure))
+        if isRestored { context.events.send(.restored(key)) }
+        if case .success(let value) = result { persist(value, at: now) }
+        context.events.send(.fetchFinished(key, error: result.failure))
         if needsCollection { scheduleCollection() }
     }
 
@@ -426,7 +458,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// Applies `change` under the lock and publishes the new snapshot, in order, after the lock is released.
     @discardableResult
-    private func mutate<Result>(
+    func mutate<Result>(
         publishingIf shouldPublish: (Result) -> Bool = { _ in true }, _ change: (inout State) -> Result
     ) -> Result {
         let (result, mustDrain) = state.withLock { state -> (Result, Bool) in

@@ -11,13 +11,16 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     case fetchStarted(QueryKey, reason: FetchReason)
     /// A fetch of `key` ended: `nil` on success, else the error (a cancellation is `QueryError.cancelled`).
     case fetchFinished(QueryKey, error: (any Error)?)
+    /// The data of `key` was read back from the persistent cache (at start-up, or as the fallback of a failed
+    /// fetch).
+    case restored(QueryKey)
     /// Saving or loading `key` in the persistent cache failed; the in-memory state is unaffected.
     case persistenceFailed(QueryKey, error: any Error)
 
     /// The key the event is about.
     public var key: QueryKey {
         switch self {
-        case .added(let key), .updated(let key), .removed(let key): key
+        case .added(let key), .updated(let key), .removed(let key), .restored(let key): key
         case .fetchStarted(let key, _), .fetchFinished(let key, _), .persistenceFailed(let key, _): key
         }
     }
@@ -28,6 +31,7 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .added(let key): "added \(key)"
         case .updated(let key): "updated \(key)"
         case .removed(let key): "removed \(key)"
+        case .restored(let key): "restored \(key)"
         case .fetchStarted(let key, let reason): "fetchStarted \(key) (\(reason.rawValue))"
         case .fetchFinished(let key, nil): "fetchFinished \(key)"
         case .fetchFinished(let key, let error?): "fetchFinished \(key) failed: \(error)"

@@ -32,16 +32,26 @@ public final class QueryClient: Sendable {
     public let scheduler: any Scheduler
     /// Where state changes are delivered to queries (default: immediately, on the thread that changed them).
     public let deliveryScheduler: any Scheduler
+    /// The persistent cache of this client's queries that name none (default: the global one, if configured).
+    public let cache: (any QueryCacheType)?
+    /// How this client's queries use their persistent cache when they say nothing (default: the global
+    /// configuration).
+    public let cacheConfig: QueryCacheConfig
     private let state = Locked(State())
     package let context: ClientContext
 
     /// Makes a client.
     ///
     /// - Parameters:
+    ///   - cache: the persistent cache of queries that name none (default: `QueryPersistenceDefaults.cache`,
+    ///     which is none until configured). Only `Codable` values are persisted.
+    ///   - cacheConfig: how queries use it when they say nothing (default: `QueryCacheConfig.global`).
     ///   - defaults: the options every query starts from (TanStack Query's defaults).
     ///   - scheduler: the clock and timers (default: a real-time dispatch queue).
     ///   - deliveryScheduler: where queries deliver state changes (default: immediately).
     public init(
+        cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil,
         defaults: QueryDefaults = QueryDefaults(),
         scheduler: any Scheduler = DispatchQueue(label: "loft.client.timers"),
         deliveryScheduler: any Scheduler = ImmediateScheduler.shared
@@ -49,6 +59,8 @@ public final class QueryClient: Sendable {
         self.defaults = defaults
         self.scheduler = scheduler
         self.deliveryScheduler = deliveryScheduler
+        self.cache = cache ?? QueryPersistenceDefaults.cache
+        self.cacheConfig = cacheConfig ?? QueryPersistenceDefaults.config
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject(), defaultGCTime: defaults.gcTime)
         context.setCollector { [weak self] entry in self?.collect(entry) }
@@ -89,6 +101,20 @@ public final class QueryClient: Sendable {
     /// Every entry, for the inspector.
     package var allEntries: [QueryCacheEntry] {
         state.withLock { Array($0.entries.values) }
+    }
+
+    /// How values of `Value` are persisted: with `cache` and `config` when given, else the client's; nil when
+    /// there is no cache. A cache given for a type that is not `Codable` is reported on `events` once.
+    package func persistence<Value: Sendable>(
+        for type: Value.Type, cache explicitCache: (any QueryCacheType)? = nil, config: QueryCacheConfig? = nil,
+        key: QueryKey
+    ) -> EntryPersistence? {
+        guard let cache = explicitCache ?? cache else { return nil }
+        let persistence = EntryPersistence.make(Value.self, cache: cache, config: config ?? cacheConfig)
+        if persistence == nil, explicitCache != nil {
+            context.events.send(.persistenceFailed(key, error: CacheError.notCodable(key: key, type: "\(Value.self)")))
+        }
+        return persistence
     }
 
     private func collect(_ entry: QueryCacheEntry) {
@@ -206,6 +232,10 @@ public final class QueryClient: Sendable {
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let entry = entry(for: key)
+        if let persistence = persistence(for: T.self, key: key) {
+            entry.adoptPersistence(persistence)
+            entry.restoreFromPersistence()
+        }
         let snapshot = entry.snapshot
         if let data = snapshot.data, !snapshot.isStale(at: scheduler.now, staleTime: staleTime ?? defaults.staleTime) {
             return try cast(data, to: T.self, key: key)

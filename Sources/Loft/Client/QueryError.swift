@@ -29,11 +29,16 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// `value` as a `T`, or `QueryError.typeMismatch` naming both types: the one way Loft reads a type-erased
-/// cached value.
+/// `value` as a `T` (hydrated JSON is decoded), or `QueryError.typeMismatch` naming both types: the one way
+/// Loft reads a type-erased cached value.
 package func cast<T>(_ value: any Sendable, to type: T.Type, key: QueryKey) throws -> T {
-    guard let typed = value as? T else {
-        throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(Swift.type(of: value))")
+    if let typed = value as? T { return typed }
+    if let hydrated = value as? HydratedValue {
+        // Hydrated data is JSON until a typed reader names its type.
+        guard let typed = hydrated.decode(as: T.self) else {
+            throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "JSON of \(hydrated.type)")
+        }
+        return typed
     }
-    return typed
+    throw QueryError.typeMismatch(key: key, expected: "\(T.self)", actual: "\(Swift.type(of: value))")
 }

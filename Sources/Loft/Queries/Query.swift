@@ -43,6 +43,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     public let pollingBehavior: PollingBehavior
     private let keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)?
     private let fetcher: Fetcher
+    private let persistence: EntryPersistence?
     private let observation: QueryObservation<Response>
     private let registrar = ObservationRegistrar()
     private let locked = Locked(State())
@@ -57,6 +58,9 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     ///     `refetch(request:)`.
     ///   - pollingBehavior: `.pollEvery(interval)` refetches on a timer. Default `.noPolling`.
     ///   - options: freshness, retries, `enabled`, `select`, placeholder and initial data… Default: the client's.
+    ///   - cache: the persistent cache of this query's data (a `Codable` `Response` only). Default: the
+    ///     client's, which defaults to the global one, which is none until configured.
+    ///   - cacheConfig: how the persistent cache is used. Default: the client's.
     ///   - client: the cache. Default `QueryClient.shared`.
     ///   - fetcher: fetches the response of a request; it may throw, and is cancelled when the fetch is.
     public init(
@@ -65,6 +69,8 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         behavior: QueryBehavior<Request> = .startWhenRequested,
         pollingBehavior: PollingBehavior = .noPolling,
         options: QueryOptions<Response> = QueryOptions(),
+        cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil,
         client: QueryClient = .shared,
         fetcher: @escaping Fetcher
     ) {
@@ -74,6 +80,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         self.options = options
         self.client = client
         self.fetcher = fetcher
+        persistence = client.persistence(for: Response.self, cache: cache, config: cacheConfig, key: key)
         observation = QueryObservation(client: client, options: options, key: key)
         observation.onChange { [weak self] in self?.notifyObservers() }
         switch behavior {
@@ -96,12 +103,14 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         behavior: QueryBehavior<Request> = .startWhenRequested,
         pollingBehavior: PollingBehavior = .noPolling,
         options: QueryOptions<Response> = QueryOptions(),
+        cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil,
         client: QueryClient = .shared,
         fetcher: @escaping @Sendable (Request) -> AnyPublisher<Response, any Error>
     ) {
         self.init(
             key: key, keyAdapter: keyAdapter, behavior: behavior, pollingBehavior: pollingBehavior, options: options,
-            client: client
+            cache: cache, cacheConfig: cacheConfig, client: client
         ) { request in
             for try await value in fetcher(request).values { return value }
             throw QueryError.emptyResponse(key: key)
@@ -207,6 +216,10 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
             }
         )
         let entry = observation.attach(to: key, as: observer)
+        if let persistence {
+            entry.adoptPersistence(persistence)
+            entry.restoreFromPersistence()
+        }
         if let initialData = options.initialData {
             entry.setData(
                 initialData, updatedAt: options.initialDataUpdatedAt ?? client.scheduler.now, onlyIfEmpty: true)
@@ -221,9 +234,10 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         let snapshot = entry.snapshot
         let isStale = snapshot.isStale(at: client.scheduler.now, staleTime: observation.staleTime)
         let trigger = options.refetchOnAppear ?? client.defaults.refetchOnAppear
+        let fetchesAfterRestoring = snapshot.isRestored && persistence?.config.usagePolicy == .useAndThenFetch
         if snapshot.data == nil {
             fetch(request, reason: .firstUse, cancelsInFlight: false)
-        } else if trigger.refetches(isStale: isStale) {
+        } else if fetchesAfterRestoring || trigger.refetches(isStale: isStale) {
             fetch(request, reason: .appear, cancelsInFlight: false)
         }
         startPolling()

@@ -21,6 +21,9 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
     public let isPlaceholderData: Bool
     /// Failures of the current or last fetch, retries included; 0 after a success.
     public let failureCount: Int
+    /// Whether `data` was read back from the persistent cache (at start-up, or as the fallback of a failed
+    /// fetch) and no fetch has replaced it yet: what a screen shows as "saved copy".
+    public let isRestored: Bool
 
     /// Whether a fetch is running.
     public var isFetching: Bool { fetchStatus == .fetching }
@@ -43,7 +46,8 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
         dataUpdatedAt: SchedulerInstant?,
         isStale: Bool,
         isPlaceholderData: Bool,
-        failureCount: Int
+        failureCount: Int,
+        isRestored: Bool = false
     ) {
         self.key = key
         self.data = data
@@ -54,6 +58,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
         self.isStale = isStale
         self.isPlaceholderData = isPlaceholderData
         self.failureCount = failureCount
+        self.isRestored = isRestored
     }
 
     /// The typed view of an entry snapshot.
@@ -64,7 +69,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
         self.init(
             key: key, data: typed, error: entry.error, status: entry.status, fetchStatus: entry.fetchStatus,
             dataUpdatedAt: entry.dataUpdatedAt, isStale: entry.isStale(at: now, staleTime: staleTime),
-            isPlaceholderData: false, failureCount: entry.failureCount)
+            isPlaceholderData: false, failureCount: entry.failureCount, isRestored: entry.isRestored)
     }
 
     /// An empty snapshot of `key`: pending, idle, nothing.
@@ -79,6 +84,6 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
         QuerySnapshot(
             key: key, data: data, error: error, status: status, fetchStatus: fetchStatus,
             dataUpdatedAt: isPlaceholder ? nil : dataUpdatedAt, isStale: isStale, isPlaceholderData: isPlaceholder,
-            failureCount: failureCount)
+            failureCount: failureCount, isRestored: isRestored && !isPlaceholder)
     }
 }

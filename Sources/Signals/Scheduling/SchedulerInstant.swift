@@ -12,6 +12,17 @@ public struct SchedulerInstant: Sendable, Hashable, Comparable, Codable, CustomS
         self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
     }
 
+    /// Decodes an instant from its number of nanoseconds since the epoch.
+    public init(from decoder: any Decoder) throws {
+        nanosecondsSinceEpoch = try decoder.singleValueContainer().decode(Int64.self)
+    }
+
+    /// Encodes the instant as its number of nanoseconds since the epoch: `1767225600000000000`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(nanosecondsSinceEpoch)
+    }
+
     /// Makes the instant `seconds` after the epoch.
     public init(secondsSinceEpoch seconds: Int64) {
         self.nanosecondsSinceEpoch =

@@ -7,8 +7,11 @@ struct Harness {
     let client: QueryClient
     let events: PublisherRecorder<QueryCacheEvent>
 
-    init(defaults: QueryDefaults = QueryDefaults()) {
-        client = QueryClient(defaults: defaults, scheduler: scheduler)
+    init(
+        defaults: QueryDefaults = QueryDefaults(), cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil
+    ) {
+        client = QueryClient(cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler)
         events = PublisherRecorder(client.events)
     }
 
@@ -41,7 +44,7 @@ enum APIError: Error, Equatable, HTTPStatusError {
     }
 }
 
-struct User: Sendable, Equatable {
+struct User: Sendable, Equatable, Codable {
     let id: Int
     var name: String
 }

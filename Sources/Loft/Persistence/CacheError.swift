@@ -1,0 +1,46 @@
+/// What can go wrong in a persistent cache (`QueryCacheType`). A client reports these as
+/// `QueryCacheEvent.persistenceFailed` and carries on from memory or the network: nothing else is lost.
+public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stored record of `key` is not a record of this cache: empty, truncated, not JSON, or another
+    /// program's file. It is skipped (and replaced by the next save); the other entries are unaffected.
+    case corruptEntry(key: QueryKey, path: String, reason: String)
+    /// The stored value of `key` was saved as a `storedType` and no longer decodes as a `expectedType` (the type
+    /// changed since it was saved). It is skipped, and the query fetches.
+    case undecodableValue(key: QueryKey, storedType: String, expectedType: String, reason: String)
+    /// The value of `key` could not be encoded (its `encode(to:)` threw).
+    case encodingFailed(key: QueryKey, type: String, reason: String)
+    /// The value's type is not `Codable`, so a persistent cache cannot hold it.
+    case notCodable(key: QueryKey, type: String)
+    /// Writing `path` failed: a read-only directory, no space left, no permission. The previous record (if
+    /// any) is intact.
+    case writeFailed(path: String, reason: String)
+    /// Reading `path` failed for another reason than its absence.
+    case readFailed(path: String, reason: String)
+    /// The encoded value of `key` (`bytes`) is larger than the whole byte quota of the cache.
+    case exceedsQuota(key: QueryKey, bytes: Int, quota: Int)
+    /// The global default cache was already configured: it can be set once, at start-up.
+    case alreadyConfigured
+
+    /// A sentence a user can act on.
+    public var description: String {
+        switch self {
+        case .corruptEntry(let key, let path, let reason):
+            "The stored record of \(key) at \(path) is not readable (\(reason)); it was skipped."
+        case .undecodableValue(let key, let storedType, let expectedType, let reason):
+            "The stored value of \(key) was saved as \(storedType) and no longer decodes as \(expectedType) "
+                + "(\(reason)); it was skipped and the query fetches."
+        case .encodingFailed(let key, let type, let reason):
+            "The value of \(key) (\(type)) could not be encoded: \(reason)."
+        case .notCodable(let key, let type):
+            "The value of \(key) is a \(type), which is not Codable: a persistent cache cannot hold it."
+        case .writeFailed(let path, let reason):
+            "Writing \(path) failed: \(reason). The previous record is intact; memory is up to date."
+        case .readFailed(let path, let reason):
+            "Reading \(path) failed: \(reason)."
+        case .exceedsQuota(let key, let bytes, let quota):
+            "The value of \(key) takes \(bytes) bytes, more than the whole quota of \(quota) bytes; it was not saved."
+        case .alreadyConfigured:
+            "The default query cache was already configured; configure it once, at start-up."
+        }
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A failed file operation: the path and the system's reason.
+package struct FileSystemError: Error, Sendable, Equatable {
+    package var path: String
+    package var code: Int32
+    package var reason: String
+
+    package init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+        reason = String(cString: strerror(code))
+    }
+}
+
+/// The file operations `JSONFileQueryCache` needs, so that tests can inject failures (a full disk, a read-only
+/// volume) that a test machine cannot produce on demand.
+package protocol FileSystem: Sendable {
+    func createDirectory(_ path: String) throws(FileSystemError)
+    /// The contents of `path`, or nil when it (or its directory) does not exist.
+    func read(_ path: String) throws(FileSystemError) -> Data?
+    /// Writes `data` to a new temporary file beside `path`, then renames it over `path`: a reader sees the old
+    /// contents or the new, never a mix, even if the process dies at any moment.
+    func writeAtomically(_ data: Data, to path: String, temporaryPath: String) throws(FileSystemError)
+    /// Removes `path`; a missing file is not an error.
+    func remove(_ path: String) throws(FileSystemError)
+    /// The names in `directory`.
+    func contents(of directory: String) throws(FileSystemError) -> [String]
+}
+
+/// The real file system, through POSIX calls (errors keep their `errno`).
+package struct POSIXFileSystem: FileSystem {
+    package init() {}
+
+    package func createDirectory(_ path: String) throws(FileSystemError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST { throw FileSystemError(path: prefix, code: errno) }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileSystemError(path: path, code: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FileSystemError(path: path, code: ENOTDIR) }
+    }
+
+    package func read(_ path: String) throws(FileSystemError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // No file, or no directory where one should be: nothing stored.
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw FileSystemError(path: path, code: errno)
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(path: path, code: errno)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    package func writeAtomically(_ data: Data, to path: String, temporaryPath: String) throws(FileSystemError) {
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: temporaryPath, code: errno) }
+        var failure: Int32?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporaryPath, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporaryPath)
+            throw FileSystemError(path: path, code: failure)
+        }
+    }
+
+    package func remove(_ path: String) throws(FileSystemError) {
+        if unlink(path) != 0, errno != ENOENT { throw FileSystemError(path: path, code: errno) }
+    }
+
+    package func contents(of directory: String) throws(FileSystemError) -> [String] {
+        guard let stream = opendir(directory) else { throw FileSystemError(path: directory, code: errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+// `read` and `write` are shadowed by the protocol's own names inside the type.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

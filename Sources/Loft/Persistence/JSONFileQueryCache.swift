@@ -1,0 +1,358 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A persistent-cache provider on disk: one JSON file per key in `directory`, so that data survives restarts.
+///
+/// ```swift
+/// let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("my-app-cache")
+/// let cache = JSONFileQueryCache(directory: folder, byteQuota: 50 << 20)
+/// ```
+///
+/// **Behavior**
+/// - Each save writes a new temporary file beside the record and renames it over the record: a process killed
+///   at any moment leaves the old or the new value, never a torn file. (Without `fsync`: a power cut may lose
+///   the last saves, as with `Data.write(options: .atomic)`.)
+/// - A key becomes a file name by a one-to-one escaping to `[a-z0-9-_]` (long keys are hashed, and the record
+///   names its key), so no key escapes the directory and two keys never share a file.
+/// - A corrupt, truncated, empty or foreign record is reported as `CacheError.corruptEntry` when read and is
+///   otherwise ignored; the other records are unaffected, and the next save of that key replaces it. Files
+///   whose names are not record names are never read nor deleted (but `removeAll` deletes stale temporary
+///   files).
+/// - A value saved by a type that no longer decodes it is reported as `CacheError.undecodableValue`.
+/// - With a `byteQuota`, a save that goes over it first deletes expired records, then the least recently used
+///   (saved or read) until the total fits. The directory is scanned when the cache is made to know its size.
+/// - Write failures (read-only directory, no space, no permission) are thrown as `CacheError.writeFailed`;
+///   the previous record stays intact. Making the cache never fails: a missing directory is created on the
+///   first save, and a failure to create it is that save's error.
+/// - Thread-safe. Writes to the directory are serialised by one lock; encoding, decoding and reads run outside
+///   it. One process should use a directory at a time (a second one would see the first's temporary files).
+public final class JSONFileQueryCache: QueryCacheType {
+    private struct Record: Sendable {
+        var name: String
+        var bytes: Int
+        var savedAt: SchedulerInstant
+        var expiresAt: SchedulerInstant?
+    }
+
+    private struct State: Sendable {
+        var records: [QueryKey: Record] = [:]
+        var order = LRUList<QueryKey>()
+        var bytes = 0
+        var temporaryCounter: UInt64 = 0
+        var hasDirectory = false
+    }
+
+    /// The folder of the records.
+    public let directory: URL
+    /// The most bytes the records may take, if limited.
+    public let byteQuota: Int?
+    private let path: String
+    private let fileSystem: any FileSystem
+    private let state = Locked(State())
+
+    /// Makes a cache in `directory` (created when missing).
+    ///
+    /// - Parameters:
+    ///   - directory: the folder of the records; give each cache its own.
+    ///   - byteQuota: the most bytes the records may take (default: no limit).
+    public convenience init(directory: URL, byteQuota: Int? = nil) {
+        self.init(directory: directory, byteQuota: byteQuota, fileSystem: POSIXFileSystem())
+    }
+
+    package init(directory: URL, byteQuota: Int?, fileSystem: any FileSystem) {
+        self.directory = directory
+        self.byteQuota = byteQuota
+        self.fileSystem = fileSystem
+        path = directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? directory.path
+        open()
+    }
+
+    // MARK: - QueryCacheType
+
+    /// Writes `value` atomically; with a quota, evicts expired then least recently used records to fit.
+    ///
+    /// - Throws: `CacheError.encodingFailed`, `.exceedsQuota` (nothing is written), or `.writeFailed` (the
+    ///   previous record is intact).
+    public func save<Value: Encodable>(
+        _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
+    ) throws(CacheError) {
+        let record = CacheFileRecord(
+            format: CacheFileRecord<Value>.format, key: key, savedAt: savedAt, expiresAt: expiresAt,
+            type: "\(Value.self)", value: value)
+        let data = try CacheCoding.encode(record, key: key)
+        if let byteQuota, data.count > byteQuota {
+            throw .exceedsQuota(key: key, bytes: data.count, quota: byteQuota)
+        }
+        let result = state.withLock { state -> Result<Void, CacheError> in
+            Result { () throws(CacheError) in try write(data, record: record, in: &state) }
+        }
+        try result.get()
+    }
+
+    /// Reads the record of `key`; reading counts as a use for the quota's LRU order.
+    ///
+    /// - Throws: `CacheError.corruptEntry`, `.undecodableValue`, or `.readFailed`.
+    public func get<Value: Decodable>(_ type: Value.Type, for key: QueryKey) throws(CacheError)
+        -> CachedValue<Value>?
+    {
+        let known = state.withLock { state -> String? in
+            guard let record = state.records[key] else { return nil }
+            state.order.touch(key)
+            return record.name
+        }
+        let candidates = known.map { [$0] } ?? names(of: key)
+        for name in candidates {
+            guard let data = try read(name) else { continue }
+            let decoded: CacheFileRecord<Value>
+            do {
+                decoded = try JSONDecoder().decode(CacheFileRecord<Value>.self, from: data)
+            } catch {
+                let header = try self.header(of: data, name: name, key: key)
+                guard header.key == key else { continue }
+                throw .undecodableValue(
+                    key: key, storedType: header.type, expectedType: "\(Value.self)",
+                    reason: CacheCoding.summary(of: error))
+            }
+            guard decoded.format == CacheFileRecord<Value>.format else {
+                throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(decoded.format)")
+            }
+            guard decoded.key == key else { continue }
+            remember(
+                key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt))
+            return CachedValue(value: decoded.value, savedAt: decoded.savedAt)
+        }
+        forget(key)
+        return nil
+    }
+
+    /// When the record of `key` was saved (read from its file when not known yet).
+    public func savedAt(forKey key: QueryKey) -> SchedulerInstant? {
+        if let known = state.withLock({ $0.records[key]?.savedAt }) { return known }
+        for name in names(of: key) {
+            guard let data = try? read(name), let header = try? header(of: data, name: name, key: key),
+                header.key == key
+            else { continue }
+            remember(key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt))
+            return header.savedAt
+        }
+        return nil
+    }
+
+    /// Deletes the record of `key`.
+    ///
+    /// - Throws: `CacheError.writeFailed` when the file cannot be deleted.
+    public func remove(for key: QueryKey) throws(CacheError) {
+        let result = state.withLock { state -> Result<Void, CacheError> in
+            Result { () throws(CacheError) in
+                var name = state.records[key]?.name
+                if name == nil { name = try existingName(of: key) }
+                guard let name else { return }
+                try delete(name)
+                drop(key, from: &state)
+            }
+        }
+        try result.get()
+    }
+
+    /// Deletes every record and stale temporary file (other files in the directory are left alone).
+    ///
+    /// - Throws: `CacheError.writeFailed` for the first file that could not be deleted; the others are deleted.
+    public func removeAll() throws(CacheError) {
+        let result = state.withLock { state -> Result<Void, CacheError> in
+            var firstError: CacheError?
+            let names = (try? fileSystem.contents(of: path)) ?? []
+            for name in names where CacheFileName.isRecord(name) || name.contains(CacheFileName.temporaryMarker) {
+                do throws(CacheError) { try delete(name) } catch { firstError = firstError ?? error }
+            }
+            let hasDirectory = state.hasDirectory
+            state = State()
+            state.hasDirectory = hasDirectory
+            return firstError.map { .failure($0) } ?? .success(())
+        }
+        try result.get()
+    }
+
+    /// The bytes of the records this cache knows of (all of them when it has a quota).
+    public var byteCount: Int {
+        state.withLock { $0.bytes }
+    }
+
+    // MARK: - Actions (under the lock)
+
+    private func write<Value>(_ data: Data, record: CacheFileRecord<Value>, in state: inout State) throws(CacheError) {
+        if !state.hasDirectory {
+            do throws(FileSystemError) {
+                try fileSystem.createDirectory(path)
+            } catch {
+                throw .writeFailed(path: error.path, reason: error.reason)
+            }
+            state.hasDirectory = true
+        }
+        let key = record.key
+        var name = state.records[key]?.name ?? ""
+        if name.isEmpty { name = try freeName(for: key) }
+        state.temporaryCounter += 1
+        let temporary = name + CacheFileName.temporaryMarker + "\(getpid())-\(state.temporaryCounter)"
+        do throws(FileSystemError) {
+            try fileSystem.writeAtomically(data, to: filePath(name), temporaryPath: filePath(temporary))
+        } catch {
+            if error.code == ENOENT { state.hasDirectory = false }
+            throw .writeFailed(path: error.path, reason: error.reason)
+        }
+        drop(key, from: &state)
+        state.records[key] = Record(
+            name: name, bytes: data.count, savedAt: record.savedAt, expiresAt: record.expiresAt)
+        state.bytes += data.count
+        state.order.touch(key)
+        evict(keeping: key, now: record.savedAt, in: &state)
+    }
+
+    /// Deletes expired records, then the least recently used, until the total fits the quota.
+    private func evict(keeping key: QueryKey, now: SchedulerInstant, in state: inout State) {
+        guard let byteQuota, state.bytes > byteQuota else { return }
+        let expired = state.records
+            .filter { $0.key != key && ($0.value.expiresAt.map { $0 <= now } ?? false) }
+            .sorted { ($0.value.expiresAt ?? now) < ($1.value.expiresAt ?? now) }
+            .map(\.key)
+        var victims = expired[...]
+        while state.bytes > byteQuota {
+            guard let victim = victims.popFirst() ?? state.order.leastRecent, victim != key,
+                let name = state.records[victim]?.name
+            else { return }
+            // A record that cannot be deleted stays counted: stop rather than loop on it.
+            guard (try? delete(name)) != nil else { return }
+            drop(victim, from: &state)
+        }
+    }
+
+    private func drop(_ key: QueryKey, from state: inout State) {
+        guard let old = state.records.removeValue(forKey: key) else { return }
+        state.bytes -= old.bytes
+        state.order.remove(key)
+    }
+
+    /// The file to write `key` to: its direct name, or for a long key the probe that holds it or the first free
+    /// one.
+    private func freeName(for key: QueryKey) throws(CacheError) -> String {
+        if let direct = CacheFileName.direct(key) { return direct }
+        var free: String?
+        for probe in 0..<CacheFileName.probeLimit {
+            let name = CacheFileName.hashed(key, probe: probe)
+            guard let data = try? read(name) else {
+                free = free ?? name
+                continue
+            }
+            if let header = try? header(of: data, name: name, key: key), header.key == key { return name }
+        }
+        guard let free else {
+            throw .writeFailed(path: filePath(CacheFileName.hashed(key, probe: 0)), reason: "too many keys share a hash")
+        }
+        return free
+    }
+
+    /// The existing file of `key`, if any.
+    private func existingName(of key: QueryKey) throws(CacheError) -> String? {
+        for name in names(of: key) {
+            guard let data = try read(name) else { continue }
+            if let direct = CacheFileName.direct(key), direct == name { return name }
+            if let header = try? header(of: data, name: name, key: key), header.key == key { return name }
+        }
+        return nil
+    }
+
+    // MARK: - Files
+
+    private func open() {
+        let names: [String]
+        do throws(FileSystemError) {
+            names = try fileSystem.contents(of: path)
+        } catch {
+            return
+        }
+        state.withLock { $0.hasDirectory = true }
+        // Temporary files are left only by a process that died mid-write.
+        for name in names where name.contains(CacheFileName.temporaryMarker) {
+            try? fileSystem.remove(filePath(name))
+        }
+        guard byteQuota != nil else { return }
+        var found: [(key: QueryKey, record: Record)] = []
+        for name in names where CacheFileName.isRecord(name) {
+            guard let data = try? fileSystem.read(filePath(name)),
+                let header = try? JSONDecoder().decode(CacheFileHeader.self, from: data),
+                header.format == CacheFileRecord<Never>.format,
+                name.hasPrefix("h_") || CacheFileName.direct(header.key) == name
+            else { continue }
+            found.append(
+                (header.key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt)))
+        }
+        found.sort { $0.record.savedAt < $1.record.savedAt }
+        state.withLock { state in
+            for (key, record) in found where state.records[key] == nil {
+                state.records[key] = record
+                state.bytes += record.bytes
+                state.order.touch(key)
+            }
+        }
+    }
+
+    private func names(of key: QueryKey) -> [String] {
+        if let direct = CacheFileName.direct(key) { return [direct] }
+        return (0..<CacheFileName.probeLimit).map { CacheFileName.hashed(key, probe: $0) }
+    }
+
+    private func filePath(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    private func read(_ name: String) throws(CacheError) -> Data? {
+        do throws(FileSystemError) {
+            return try fileSystem.read(filePath(name))
+        } catch {
+            throw .readFailed(path: error.path, reason: error.reason)
+        }
+    }
+
+    private func delete(_ name: String) throws(CacheError) {
+        do throws(FileSystemError) {
+            try fileSystem.remove(filePath(name))
+        } catch {
+            throw .writeFailed(path: error.path, reason: error.reason)
+        }
+    }
+
+    private func header(of data: Data, name: String, key: QueryKey) throws(CacheError) -> CacheFileHeader {
+        guard !data.isEmpty else { throw .corruptEntry(key: key, path: filePath(name), reason: "empty file") }
+        let header: CacheFileHeader
+        do {
+            header = try JSONDecoder().decode(CacheFileHeader.self, from: data)
+        } catch {
+            throw .corruptEntry(key: key, path: filePath(name), reason: CacheCoding.summary(of: error))
+        }
+        guard header.format == CacheFileRecord<Never>.format else {
+            throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(header.format)")
+        }
+        return header
+    }
+
+    private func remember(_ key: QueryKey, _ record: Record) {
+        state.withLock { state in
+            if let old = state.records.updateValue(record, forKey: key) { state.bytes -= old.bytes }
+            state.bytes += record.bytes
+            state.order.touch(key)
+        }
+    }
+
+    private func forget(_ key: QueryKey) {
+        state.withLock { state in drop(key, from: &state) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import Loft
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Mirrors `CrashRecord` of the `CacheCrashWriter` child process.
+private struct CrashRecord: Codable {
+    var round: Int
+    var key: Int
+    var body: String
+
+    var isWhole: Bool {
+        body.count == 200_000 && body.allSatisfy { $0 == Character(String(round % 10)) }
+    }
+}
+
+@Suite struct CacheCrashTests {
+    /// The writer executable, built beside the test bundle.
+    static var writer: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map {
+            URL(fileURLWithPath: $0).deletingLastPathComponent()
+        }
+        return ([executable].compactMap { $0 } + candidates)
+            .map { $0.appendingPathComponent("CacheCrashWriter") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test("a writer killed with SIGKILL at random moments leaves every record whole: the old value or the new")
+    func killedWriterLeavesWholeRecords() throws {
+        let writer = try #require(Self.writer, "the CacheCrashWriter executable is built with the tests")
+        let folder = TemporaryDirectory()
+        let keys = 3
+        var generator = SystemRandomNumberGenerator()
+        for kill in 1...30 {
+            let process = Process()
+            process.executableURL = writer
+            process.arguments = [folder.path, "\(keys)"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            // Let it finish a random number of rounds (each rewrites every key), then kill it wherever it is.
+            let rounds = Int.random(in: 1...4, using: &generator)
+            var seen = 0
+            var buffer = Data()
+            while seen < rounds {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                seen = buffer.count(where: { $0 == UInt8(ascii: "\n") })
+            }
+            #expect(seen >= 1, "kill \(kill): the writer never finished a round")
+            // Then a random bit more, so the kill lands anywhere in a round: encoding, writing or renaming.
+            spin(Int.random(in: 0..<2_000_000, using: &generator))
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "kill \(kill): the writer stopped by itself")
+
+            let cache = JSONFileQueryCache(directory: folder.url)
+            for key in 0..<keys {
+                let record = try #require(
+                    try cache.get(CrashRecord.self, for: QueryKey("crash", key)), "kill \(kill), key \(key)")
+                #expect(record.value.isWhole, "kill \(kill), key \(key): a torn record")
+                #expect(record.value.key == key)
+                #expect(Int(record.savedAt.secondsSinceEpoch) == record.value.round)
+                #expect(record.value.round >= 1)
+            }
+            #expect(folder.names.allSatisfy { CacheFileName.isRecord($0) })
+        }
+    }
+}
+
+/// Busy work of `iterations` steps: a delay of random length without sleeping.
+@inline(never)
+private func spin(_ iterations: Int) {
+    var value = 0
+    for step in 0..<iterations { value = value &+ step }
+    if value == -1 { print(value) }
+}
