@@ -111,7 +111,8 @@ package final class QueryCacheEntry: Sendable {
         var isStored = false
         let changed = mutate { state -> Bool in
             if onlyIfEmpty, state.snapshot.data != nil { return false }
-            if onlyIfNewer, state.snapshot.data != nil, let current = state.snapshot.dataUpdatedAt, current >= updatedAt {
+            if onlyIfNewer, state.snapshot.data != nil, let current = state.snapshot.dataUpdatedAt, current >= updatedAt
+            {
                 return false
             }
             isStored = true

@@ -45,8 +45,9 @@ package struct EntryPersistence: Sendable {
     }
 
     /// The stored value of `key` if the invalidation policy still holds it valid at `now`.
-    package func validValue(for key: QueryKey, at now: SchedulerInstant) throws(CacheError) -> CachedValue<any Sendable>?
-    {
+    package func validValue(for key: QueryKey, at now: SchedulerInstant) throws(CacheError) -> CachedValue<
+        any Sendable
+    >? {
         guard let cached = try loadValue(key),
             config.invalidationPolicy.isValid(savedAt: cached.savedAt, now: now)
         else { return nil }

@@ -255,7 +255,8 @@ public final class JSONFileQueryCache: QueryCacheType {
             if let header = try? header(of: data, name: name, key: key), header.key == key { return name }
         }
         guard let free else {
-            throw .writeFailed(path: filePath(CacheFileName.hashed(key, probe: 0)), reason: "too many keys share a hash")
+            throw .writeFailed(
+                path: filePath(CacheFileName.hashed(key, probe: 0)), reason: "too many keys share a hash")
         }
         return free
     }
@@ -293,7 +294,10 @@ public final class JSONFileQueryCache: QueryCacheType {
                 name.hasPrefix("h_") || CacheFileName.direct(header.key) == name
             else { continue }
             found.append(
-                (header.key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt)))
+                (
+                    header.key,
+                    Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt)
+                ))
         }
         found.sort { $0.record.savedAt < $1.record.savedAt }
         state.withLock { state in

@@ -107,6 +107,7 @@ final class QueryObservation<Value: Sendable>: Sendable {
             || old.status != next.status || old.fetchStatus != next.fetchStatus
             || old.failureCount != next.failureCount || old.dataUpdatedAt != next.dataUpdatedAt
             || old.isStale != next.isStale || (old.error == nil) != (next.error == nil)
+            || old.isRestored != next.isRestored
     }
 
     private func makeSnapshot(_ current: ObservationCore.Current, now: SchedulerInstant) -> QuerySnapshot<Value> {
@@ -144,6 +145,6 @@ extension QuerySnapshot {
         QuerySnapshot(
             key: key, data: data, error: error, status: status, fetchStatus: fetchStatus,
             dataUpdatedAt: dataUpdatedAt, isStale: isStale, isPlaceholderData: isPlaceholderData,
-            failureCount: failureCount)
+            failureCount: failureCount, isRestored: isRestored)
     }
 }

@@ -23,11 +23,12 @@ private struct CrashRecord: Codable {
 @Suite struct CacheCrashTests {
     /// The writer executable, built beside the test bundle.
     static var writer: URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        let candidates =
+            [
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                Bundle.main.bundleURL.deletingLastPathComponent(),
+                Bundle.main.bundleURL,
+            ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map {
             URL(fileURLWithPath: $0).deletingLastPathComponent()
         }

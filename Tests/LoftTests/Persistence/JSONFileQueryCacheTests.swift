@@ -91,8 +91,10 @@ import Testing
 
     @Test(
         "a corrupt, truncated, empty or foreign record is a typed error and the other entries stay readable",
-        arguments: ["{\"format\":\"loft-cache/1\",\"key\":[\"user\",1],\"sav", "", "\u{0}\u{1}garbage", "[1,2,3]",
-            "{\"format\":\"somebody-else/3\",\"key\":[\"user\",1],\"savedAt\":0,\"type\":\"X\",\"value\":1}"]
+        arguments: [
+            "{\"format\":\"loft-cache/1\",\"key\":[\"user\",1],\"sav", "", "\u{0}\u{1}garbage", "[1,2,3]",
+            "{\"format\":\"somebody-else/3\",\"key\":[\"user\",1],\"savedAt\":0,\"type\":\"X\",\"value\":1}",
+        ]
     )
     func corruptRecords(contents: String) throws {
         let cache = cache()
@@ -174,11 +176,13 @@ import Testing
         let probe = TemporaryDirectory()
         try JSONFileQueryCache(directory: probe.url).save(
             User(id: 1, name: "Ada"), for: ["user", 1], savedAt: t0, expiresAt: t0 + .seconds(10))
-        return try #require(FileManager.default.attributesOfItem(
-            atPath: probe.path + "/" + probe.names[0])[.size] as? Int)
+        return try #require(
+            FileManager.default.attributesOfItem(
+                atPath: probe.path + "/" + probe.names[0])[.size] as? Int)
     }
 
-    @Test("a full disk or a read-only volume is a typed write error and the old record stays", arguments: [ENOSPC, EROFS])
+    @Test(
+        "a full disk or a read-only volume is a typed write error and the old record stays", arguments: [ENOSPC, EROFS])
     func writeFailures(code: Int32) throws {
         let fileSystem = FaultyFileSystem()
         let cache = JSONFileQueryCache(directory: folder.url, byteQuota: nil, fileSystem: fileSystem)

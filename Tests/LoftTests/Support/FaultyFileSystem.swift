@@ -1,3 +1,5 @@
+import Foundation
+
 @testable import Loft
 
 #if canImport(Glibc)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// The real file system, except that writes fail with `errno` while `failure` is set: a full disk (`ENOSPC`)
 /// or a read-only volume (`EROFS`) on demand.
