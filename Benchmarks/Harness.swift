@@ -4,11 +4,29 @@ import Synchronization
 enum Target: CustomStringConvertible {
     case ratio(Double)
     case under(nanoseconds: Double)
+    case underBytes(Double)
+    /// No target: a figure shown for context.
+    case none
 
     var description: String {
         switch self {
         case .ratio(let ratio): "≤ \(format(ratio))×"
         case .under(let nanoseconds): "< \(formatTime(nanoseconds))"
+        case .underBytes(let bytes): "< \(formatBytes(bytes))"
+        case .none: "—"
+        }
+    }
+}
+
+/// What a row measures: time per operation, or bytes per entry.
+enum Unit {
+    case time
+    case bytes
+
+    func format(_ value: Double) -> String {
+        switch self {
+        case .time: formatTime(value)
+        case .bytes: formatBytes(value)
         }
     }
 }
@@ -20,13 +38,15 @@ struct Row {
     let nanoseconds: Double
     let baselineNanoseconds: Double
     let target: Target
+    var unit = Unit.time
 
     var ratio: Double { nanoseconds / baselineNanoseconds }
 
     var holds: Bool {
         switch target {
         case .ratio(let limit): ratio <= limit
-        case .under(let limit): nanoseconds < limit
+        case .under(let limit), .underBytes(let limit): nanoseconds < limit
+        case .none: true
         }
     }
 }
@@ -86,12 +106,17 @@ func formatTime(_ nanoseconds: Double) -> String {
     return format(nanoseconds) + " ns"
 }
 
+func formatBytes(_ bytes: Double) -> String {
+    if bytes >= 1024 { return format(bytes / 1024) + " KiB" }
+    return String(Int(bytes.rounded())) + " B"
+}
+
 func printTable(_ rows: [Row]) {
     let header = ["scenario", "Loft", "baseline (same run)", "ratio", "target", ""]
     let lines = rows.map { row in
         [
-            row.scenario, formatTime(row.nanoseconds),
-            "\(formatTime(row.baselineNanoseconds)) \(row.baselineName)",
+            row.scenario, row.unit.format(row.nanoseconds),
+            "\(row.unit.format(row.baselineNanoseconds)) \(row.baselineName)",
             format(row.ratio) + "×", row.target.description, row.holds ? "ok" : "MISSED",
         ]
     }

@@ -11,9 +11,11 @@ import Foundation
 let arguments = CommandLine.arguments
 let settings = Settings(arguments: arguments)
 let scenarios: [(key: String, run: (Settings) -> [Row])] = [
-    ("a", { [fanOutScenario($0)] }), ("b", { [chainScenario($0)] }), ("c", { [subscribeCancelScenario($0)] }),
+    // Memory first: later scenarios free memory that the allocator would reuse, hiding growth.
+    ("i", memoryScenario), ("a", { [fanOutScenario($0)] }), ("b", { [chainScenario($0)] }),
+    ("c", { [subscribeCancelScenario($0)] }),
     ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }), ("f", { [fanOutQueryScenario($0)] }),
-    ("g", invalidationScenario),
+    ("g", invalidationScenario), ("h", persistenceScenario),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []

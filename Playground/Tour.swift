@@ -1,3 +1,4 @@
+import Foundation
 import Loft
 
 /// One numbered step of the tour: a title and what it prints.
@@ -11,10 +12,13 @@ final class TourContext: Sendable {
     let api: any TourAPI
     let client: QueryClient
     let users: Query<Void, [User]>
+    /// Where the persisted-cache step keeps its files.
+    let cacheDirectory: URL
 
-    init(api: any TourAPI, client: QueryClient) {
+    init(api: any TourAPI, client: QueryClient, cacheDirectory: URL) {
         self.api = api
         self.client = client
+        self.cacheDirectory = cacheDirectory
         users = Query(key: "users", options: QueryOptions(retry: .never), client: client) { try await api.users() }
     }
 }
@@ -30,5 +34,5 @@ func settled<Request, Response>(_ query: Query<Request, Response>) async -> Quer
 
 let queryTour: [TourStep] = [
     firstFetchStep, consumerStep, dedupeStep, cacheHitStep, staleWhileRevalidateStep, retryStep, mutationStep,
-    pollingStep, keyAdapterStep,
+    pollingStep, keyAdapterStep, persistedCacheStep,
 ]

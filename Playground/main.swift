@@ -3,6 +3,7 @@
 //     swift run Playground                 # against the built-in demo API
 //     swift run Playground --api URL       # against a real JSON API over HTTP (see HTTPAPI.swift)
 //     swift run Playground --signals       # the Signals layer underneath
+//     swift run Playground --cache-dir DIR # where the persisted-cache step saves (default: a temporary folder)
 
 import Foundation
 import Loft
@@ -37,8 +38,17 @@ if let flag = arguments.firstIndex(of: "--api") {
     api = DemoAPI()
 }
 
+var cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("loft-playground-cache")
+if let flag = arguments.firstIndex(of: "--cache-dir") {
+    guard arguments.indices.contains(flag + 1) else {
+        print("Usage: swift run Playground --cache-dir /path/to/folder")
+        exit(2)
+    }
+    cacheDirectory = URL(fileURLWithPath: arguments[flag + 1])
+}
+
 let client = QueryClient()
-let tour = TourContext(api: api, client: client)
+let tour = TourContext(api: api, client: client, cacheDirectory: cacheDirectory)
 print("Loft Playground: a tour of queries against \(api.name).\n")
 do {
     for (number, step) in queryTour.enumerated() {

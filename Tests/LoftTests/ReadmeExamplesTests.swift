@@ -1,3 +1,4 @@
+import Foundation
 import Loft
 import LoftTesting
 import Testing
@@ -13,7 +14,7 @@ enum ExampleError: Error {
     case offline
 }
 
-struct Profile: Sendable, Equatable {
+struct Profile: Sendable, Equatable, Codable {
     let id: Int
     var name: String
 }
@@ -91,6 +92,47 @@ let api = ExampleAPI()
         print(ProfileRenderer().view(for: profile.state))
         print(CacheInspector(client: client).render())
         #expect(ProfileRenderer().view(for: profile.state).hasPrefix("👤"))
+    }
+
+    @Test("persistence: providers, policies, events, hydration")
+    func persistence() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-cache")
+        let disk = JSONFileQueryCache(directory: folder, byteQuota: 50_000_000)
+        let persistedClient = QueryClient(
+            cache: disk,
+            cacheConfig: QueryCacheConfig(invalidationPolicy: .expiresAfter(24 * 3600), usagePolicy: .useAndThenFetch)
+        )
+        let me = Query<Void, Profile>(key: "me", behavior: .startImmediately(()), client: persistedClient) {
+            try await api.profile(42)
+        }
+        if me.snapshot.isRestored { print("showing the saved copy while fetching") }
+
+        let settings = Query<Void, Profile>(
+            key: "settings",
+            cache: TwoLevelQueryCache(memory: InMemoryQueryCache(capacity: 100), disk: disk),
+            cacheConfig: QueryCacheConfig(usagePolicy: .useInsteadOfFetching),
+            client: persistedClient
+        ) { try await api.profile(1) }
+
+        // Compiled, not run: the global default can be set once per process, and the tests use none.
+        func startUp() throws {
+            try QueryPersistenceDefaults.configure(cache: disk, config: QueryCacheConfig(usagePolicy: .useIfFetchFails))
+        }
+
+        let diskTrouble = persistedClient.events.sink { event in
+            if case .persistenceFailed(let key, let error) = event { print("cache trouble at \(key): \(error)") }
+        }
+
+        _ = try await me.value()
+        _ = try await settings.value()
+        await persistedClient.waitUntilIdle()
+        let saved = try JSONEncoder().encode(persistedClient.dehydrate())
+        let restoredClient = QueryClient()
+        restoredClient.hydrate(try JSONDecoder().decode(DehydratedState.self, from: saved))
+        #expect(try restoredClient.getQueryData("me", as: Profile.self)?.id == 42)
+        #expect(try disk.get(for: "me", as: Profile.self)?.id == 42)
+        diskTrouble.cancel()
+        try disk.removeAll()
     }
 
     @Test("options")

@@ -60,12 +60,14 @@ package final class QueryCacheEntry: Sendable {
         var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         /// How the data is saved to and restored from a persistent cache, if at all.
         var persistence: EntryPersistence?
+        /// Made when someone first asks for `changes`: an entry nobody observes (a `setQueryData`, a prefetch,
+        /// a hydrated query) costs no subject.
+        var publication: OrderedSubject<UInt64>?
     }
 
     package let key: QueryKey
     let context: ClientContext
     let state = Locked(State())
-    private let publication = OrderedSubject<UInt64>(0)
 
     package init(key: QueryKey, context: ClientContext) {
         self.key = key
@@ -82,7 +84,12 @@ package final class QueryCacheEntry: Sendable {
     /// Observers read `snapshot` when they need it: with many observers, passing a number is much cheaper than
     /// copying the snapshot to each.
     package var changes: CurrentValueSubject<UInt64, Never> {
-        publication.subject
+        state.withLock { state in
+            if let publication = state.publication { return publication.subject }
+            let publication = OrderedSubject(state.version)
+            state.publication = publication
+            return publication.subject
+        }
     }
 
     /// The data alone: a cache-hit read copies nothing else.
@@ -462,13 +469,14 @@ package final class QueryCacheEntry: Sendable {
     func mutate<Result>(
         publishingIf shouldPublish: (Result) -> Bool = { _ in true }, _ change: (inout State) -> Result
     ) -> Result {
-        let (result, mustDrain) = state.withLock { state -> (Result, Bool) in
+        let (result, toDrain) = state.withLock { state -> (Result, OrderedSubject<UInt64>?) in
             let result = change(&state)
-            guard shouldPublish(result) else { return (result, false) }
+            guard shouldPublish(result) else { return (result, nil) }
             state.version += 1
-            return (result, publication.enqueue(state.version))
+            guard let publication = state.publication else { return (result, nil) }
+            return (result, publication.enqueue(state.version) ? publication : nil)
         }
-        if mustDrain { publication.drain() }
+        toDrain?.drain()
         return result
     }
 }

@@ -113,12 +113,13 @@ public final class JSONFileQueryCache: QueryCacheType {
         let candidates = known.map { [$0] } ?? names(of: key)
         for name in candidates {
             guard let data = try read(name) else { continue }
-            let decoded: CacheFileRecord<Value>
+            // A hashed name may hold another key whose hash collides: check the key it names.
+            if name.hasPrefix("h_"), try header(of: data, name: name, key: key).key != key { continue }
+            let decoded: CacheFileBody<Value>
             do {
-                decoded = try JSONDecoder().decode(CacheFileRecord<Value>.self, from: data)
+                decoded = try JSONDecoder().decode(CacheFileBody<Value>.self, from: data)
             } catch {
                 let header = try self.header(of: data, name: name, key: key)
-                guard header.key == key else { continue }
                 throw .undecodableValue(
                     key: key, storedType: header.type, expectedType: "\(Value.self)",
                     reason: CacheCoding.summary(of: error))
@@ -126,7 +127,6 @@ public final class JSONFileQueryCache: QueryCacheType {
             guard decoded.format == CacheFileRecord<Value>.format else {
                 throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(decoded.format)")
             }
-            guard decoded.key == key else { continue }
             remember(
                 key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt))
             return CachedValue(value: decoded.value, savedAt: decoded.savedAt)

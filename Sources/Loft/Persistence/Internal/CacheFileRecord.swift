@@ -27,3 +27,12 @@ package struct CacheFileHeader: Decodable {
     package var expiresAt: SchedulerInstant?
     package var type: String
 }
+
+/// A record as read back under a direct (one-to-one) file name: the name already proves the key, so the key is
+/// not decoded again.
+package struct CacheFileBody<Value: Decodable>: Decodable {
+    package var format: String
+    package var savedAt: SchedulerInstant
+    package var expiresAt: SchedulerInstant?
+    package var value: Value
+}

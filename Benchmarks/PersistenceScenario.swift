@@ -1,0 +1,70 @@
+import Foundation
+import Loft
+
+/// A small value, as an app would cache: a user profile.
+private struct Profile: Codable, Sendable {
+    var id: Int
+    var name: String
+    var followers: Int
+}
+
+/// (h) `JSONFileQueryCache`: save 10,000 small values, then a fresh cache instance reads them all back; each
+/// per entry, against `JSONEncoder` + `Data.write(options: .atomic)` of the same values (the raw cost of an
+/// atomic JSON file), and the read also against `Data(contentsOf:)` + `JSONDecoder`.
+func persistenceScenario(_ settings: Settings) -> [Row] {
+    let count = settings.iterations(10_000)
+    let profiles = (0..<count).map { Profile(id: $0, name: "user \($0)", followers: $0 * 7) }
+    let keys = (0..<count).map { QueryKey("profile", $0) }
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("loft-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let now = SchedulerInstant(secondsSinceEpoch: 1_767_225_600)
+    var run = 0
+    func freshFolder() -> URL {
+        run += 1
+        let folder = root.appendingPathComponent("\(run)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    var lastLoftFolder = root
+    let save = measure(repetitions: settings.repetitions, iterations: count) {
+        let cache = JSONFileQueryCache(directory: freshFolder())
+        for index in 0..<count { try? cache.save(profiles[index], for: keys[index], savedAt: now, expiresAt: nil) }
+        lastLoftFolder = cache.directory
+    }
+    var lastRawFolder = root
+    let rawWrite = measure(repetitions: settings.repetitions, iterations: count) {
+        let folder = freshFolder()
+        for index in 0..<count {
+            let data = try? JSONEncoder().encode(profiles[index])
+            try? data?.write(to: folder.appendingPathComponent("\(index).json"), options: .atomic)
+        }
+        lastRawFolder = folder
+    }
+    let counter = Counter()
+    let read = measure(repetitions: settings.repetitions, iterations: count) {
+        let cache = JSONFileQueryCache(directory: lastLoftFolder)
+        for key in keys where (try? cache.get(Profile.self, for: key)) != nil { counter.bump() }
+    }
+    let rawRead = measure(repetitions: settings.repetitions, iterations: count) {
+        for index in 0..<count {
+            let url = lastRawFolder.appendingPathComponent("\(index).json")
+            if let data = try? Data(contentsOf: url), (try? JSONDecoder().decode(Profile.self, from: data)) != nil {
+                counter.bump()
+            }
+        }
+    }
+    blackHole(counter.value)
+    let baseline = "JSONEncoder + Data.write(.atomic)"
+    return [
+        Row(
+            scenario: "(h) JSONFileQueryCache save, 10k values", baselineName: baseline, nanoseconds: save,
+            baselineNanoseconds: rawWrite, target: .ratio(2)),
+        Row(
+            scenario: "(h) JSONFileQueryCache read back (new instance)", baselineName: baseline, nanoseconds: read,
+            baselineNanoseconds: rawWrite, target: .ratio(2)),
+        Row(
+            scenario: "(h) … the same read, for context", baselineName: "Data(contentsOf:) + JSONDecoder",
+            nanoseconds: read, baselineNanoseconds: rawRead, target: .none),
+    ]
+}
