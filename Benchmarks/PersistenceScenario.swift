@@ -26,20 +26,39 @@ func persistenceScenario(_ settings: Settings) -> [Row] {
         return folder
     }
 
+    // The disk's speed drifts during a run (write-back, fsync queues): the three saves take turns, one
+    // repetition each, and each keeps its best, so that none is favoured by when it ran.
     var lastLoftFolder = root
-    let save = measure(repetitions: settings.repetitions, iterations: count) {
-        let cache = JSONFileQueryCache(directory: freshFolder())
-        for index in 0..<count { try? cache.save(profiles[index], for: keys[index], savedAt: now, expiresAt: nil) }
-        lastLoftFolder = cache.directory
-    }
     var lastRawFolder = root
-    let rawWrite = measure(repetitions: settings.repetitions, iterations: count) {
-        let folder = freshFolder()
-        for index in 0..<count {
-            let data = try? JSONEncoder().encode(profiles[index])
-            try? data?.write(to: folder.appendingPathComponent("\(index).json"), options: .atomic)
-        }
-        lastRawFolder = folder
+    var (save, unflushedSave, rawWrite) = (Double.infinity, Double.infinity, Double.infinity)
+    for _ in 0..<settings.repetitions {
+        save = min(
+            save,
+            measure(repetitions: 1, iterations: count) {
+                let cache = JSONFileQueryCache(directory: freshFolder())
+                for index in 0..<count {
+                    try? cache.save(profiles[index], for: keys[index], savedAt: now, expiresAt: nil)
+                }
+                lastLoftFolder = cache.directory
+            })
+        rawWrite = min(
+            rawWrite,
+            measure(repetitions: 1, iterations: count) {
+                let folder = freshFolder()
+                for index in 0..<count {
+                    let data = try? JSONEncoder().encode(profiles[index])
+                    try? data?.write(to: folder.appendingPathComponent("\(index).json"), options: .atomic)
+                }
+                lastRawFolder = folder
+            })
+        unflushedSave = min(
+            unflushedSave,
+            measure(repetitions: 1, iterations: count) {
+                let cache = JSONFileQueryCache(directory: freshFolder(), durability: .processCrashSafe)
+                for index in 0..<count {
+                    try? cache.save(profiles[index], for: keys[index], savedAt: now, expiresAt: nil)
+                }
+            })
     }
     let counter = Counter()
     let read = measure(repetitions: settings.repetitions, iterations: count) {
@@ -60,6 +79,9 @@ func persistenceScenario(_ settings: Settings) -> [Row] {
         Row(
             scenario: "(h) JSONFileQueryCache save, 10k values", baselineName: baseline, nanoseconds: save,
             baselineNanoseconds: rawWrite, target: .ratio(2)),
+        Row(
+            scenario: "(h) … the same save, .processCrashSafe (no fsync)", baselineName: baseline,
+            nanoseconds: unflushedSave, baselineNanoseconds: rawWrite, target: .none),
         Row(
             scenario: "(h) JSONFileQueryCache read back (new instance)", baselineName: baseline, nanoseconds: read,
             baselineNanoseconds: rawWrite, target: .ratio(2)),

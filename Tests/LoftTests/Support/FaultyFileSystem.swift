@@ -31,9 +31,9 @@ final class FaultyFileSystem: FileSystem {
         try real.read(path)
     }
 
-    func writeAtomically(_ data: Data, to path: String, temporaryPath: String) throws(FileSystemError) {
+    func writeAtomically(_ data: Data, to path: String, temporaryPath: String, flushes: Bool) throws(FileSystemError) {
         try check(path)
-        try real.writeAtomically(data, to: path, temporaryPath: temporaryPath)
+        try real.writeAtomically(data, to: path, temporaryPath: temporaryPath, flushes: flushes)
     }
 
     func remove(_ path: String) throws(FileSystemError) {

@@ -31,8 +31,9 @@ package protocol FileSystem: Sendable {
     /// The contents of `path`, or nil when it (or its directory) does not exist.
     func read(_ path: String) throws(FileSystemError) -> Data?
     /// Writes `data` to a new temporary file beside `path`, then renames it over `path`: a reader sees the old
-    /// contents or the new, never a mix, even if the process dies at any moment.
-    func writeAtomically(_ data: Data, to path: String, temporaryPath: String) throws(FileSystemError)
+    /// contents or the new, never a mix, even if the process dies at any moment. With `flushes`, the file is
+    /// flushed to the disk (`fsync`) before the rename, so a power cut cannot leave a renamed but empty file.
+    func writeAtomically(_ data: Data, to path: String, temporaryPath: String, flushes: Bool) throws(FileSystemError)
     /// Removes `path`; a missing file is not an error.
     func remove(_ path: String) throws(FileSystemError)
     /// The names in `directory`.
@@ -75,7 +76,9 @@ package struct POSIXFileSystem: FileSystem {
         }
     }
 
-    package func writeAtomically(_ data: Data, to path: String, temporaryPath: String) throws(FileSystemError) {
+    package func writeAtomically(
+        _ data: Data, to path: String, temporaryPath: String, flushes: Bool
+    ) throws(FileSystemError) {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: temporaryPath, code: errno) }
         var failure: Int32?
@@ -91,6 +94,7 @@ package struct POSIXFileSystem: FileSystem {
                 offset += written
             }
         }
+        if flushes, failure == nil, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporaryPath, path) != 0 { failure = errno }
         if let failure {
