@@ -10,16 +10,45 @@ private func residentBytes() -> Double? {
 }
 
 /// (i) Memory per entry for 100,000 small entries, from the resident size before and after: the baseline is a
-/// plain `[QueryKey: Int]`; then `InMemoryQueryCache` and the client's cache. Everything stays alive until the
-/// last reading so that no structure reuses memory another freed. Runs first (before other scenarios free
-/// memory that the allocator would reuse).
+/// plain `[QueryKey: Int]`; then `InMemoryQueryCache` and the client's cache. It runs in a child process (this
+/// executable with `--memory-probe`), so that no other scenario's freed memory is reused (which would hide
+/// growth) and no other scenario runs on the heap it leaves.
 func memoryScenario(_ settings: Settings) -> [Row] {
     let count = 100_000 / max(1, settings.scale / 2)
-    let keys = (0..<count).map { QueryKey("entry", $0) }
-    guard let start = residentBytes() else {
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    probe.arguments = ["--memory-probe", "\(count)"]
+    let output = Pipe()
+    probe.standardOutput = output
+    do {
+        try probe.run()
+    } catch {
+        print("(i) memory: cannot start the probe process: \(error)")
+        return []
+    }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    probe.waitUntilExit()
+    let figures = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+    guard figures.count == 3 else {
         print("(i) memory: resident size is only read on Linux; skipped.")
         return []
     }
+    let (baseline, cache, client) = (figures[0], figures[1], figures[2])
+    return [
+        Row(
+            scenario: "(i) InMemoryQueryCache, bytes per entry", baselineName: "[QueryKey: Int]",
+            nanoseconds: cache, baselineNanoseconds: baseline, target: .underBytes(1024), unit: .bytes),
+        Row(
+            scenario: "(i) QueryClient cache, bytes per entry", baselineName: "[QueryKey: Int]",
+            nanoseconds: client, baselineNanoseconds: baseline, target: .underBytes(1024), unit: .bytes),
+    ]
+}
+
+/// The child of (i): prints the bytes per entry of the dictionary, the in-memory cache and the client, each
+/// measured from the resident size after the previous one (all stay alive until the end).
+func memoryProbe(count: Int) {
+    let keys = (0..<count).map { QueryKey("entry", $0) }
+    guard let start = residentBytes() else { return }
     var dictionary: [QueryKey: Int] = [:]
     for (index, key) in keys.enumerated() { dictionary[key] = index }
     let afterDictionary = residentBytes() ?? start
@@ -35,15 +64,5 @@ func memoryScenario(_ settings: Settings) -> [Row] {
 
     blackHole((dictionary.count, cache.count, client))
     let perEntry = { (from: Double, to: Double) in max(0, to - from) / Double(count) }
-    let baseline = perEntry(start, afterDictionary)
-    return [
-        Row(
-            scenario: "(i) InMemoryQueryCache, bytes per entry", baselineName: "[QueryKey: Int]",
-            nanoseconds: perEntry(afterDictionary, afterCache), baselineNanoseconds: baseline,
-            target: .underBytes(1024), unit: .bytes),
-        Row(
-            scenario: "(i) QueryClient cache, bytes per entry", baselineName: "[QueryKey: Int]",
-            nanoseconds: perEntry(afterCache, afterClient), baselineNanoseconds: baseline,
-            target: .underBytes(1024), unit: .bytes),
-    ]
+    print(perEntry(start, afterDictionary), perEntry(afterDictionary, afterCache), perEntry(afterCache, afterClient))
 }

@@ -9,13 +9,19 @@ import Foundation
 //     swift run -c release Benchmarks --only b   # scenario (b); `--only abd` runs (a), (b) and (d)
 
 let arguments = CommandLine.arguments
+if let flag = arguments.firstIndex(of: "--memory-probe"), arguments.indices.contains(flag + 1),
+    let count = Int(arguments[flag + 1])
+{
+    memoryProbe(count: count)
+    exit(0)
+}
 let settings = Settings(arguments: arguments)
 let scenarios: [(key: String, run: (Settings) -> [Row])] = [
-    // Memory first: later scenarios free memory that the allocator would reuse, hiding growth.
-    ("i", memoryScenario), ("a", { [fanOutScenario($0)] }), ("b", { [chainScenario($0)] }),
+    ("a", { [fanOutScenario($0)] }), ("b", { [chainScenario($0)] }),
     ("c", { [subscribeCancelScenario($0)] }),
     ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }), ("f", { [fanOutQueryScenario($0)] }),
     ("g", invalidationScenario), ("h", persistenceScenario),
+    ("i", memoryScenario),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []
