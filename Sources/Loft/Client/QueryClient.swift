@@ -32,11 +32,21 @@ public final class QueryClient: Sendable {
     public let scheduler: any Scheduler
     /// Where state changes are delivered to queries (default: immediately, on the thread that changed them).
     public let deliveryScheduler: any Scheduler
-    /// The persistent cache of this client's queries that name none (default: the global one, if configured).
-    public let cache: (any QueryCacheType)?
-    /// How this client's queries use their persistent cache when they say nothing (default: the global
-    /// configuration).
-    public let cacheConfig: QueryCacheConfig
+    private let explicitCache: (any QueryCacheType)?
+    private let explicitCacheConfig: QueryCacheConfig?
+
+    /// The persistent cache of this client's queries that name none: the one given at creation, else the
+    /// global one (read when a query is made, so a client made before `QueryPersistenceDefaults.configure`
+    /// still sees it).
+    public var cache: (any QueryCacheType)? {
+        explicitCache ?? QueryPersistenceDefaults.cache
+    }
+
+    /// How this client's queries use their persistent cache when they say nothing: the configuration given at
+    /// creation, else the global one.
+    public var cacheConfig: QueryCacheConfig {
+        explicitCacheConfig ?? QueryPersistenceDefaults.config
+    }
     private let state = Locked(State())
     package let context: ClientContext
 
@@ -59,8 +69,8 @@ public final class QueryClient: Sendable {
         self.defaults = defaults
         self.scheduler = scheduler
         self.deliveryScheduler = deliveryScheduler
-        self.cache = cache ?? QueryPersistenceDefaults.cache
-        self.cacheConfig = cacheConfig ?? QueryPersistenceDefaults.config
+        explicitCache = cache
+        explicitCacheConfig = cacheConfig
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject(), defaultGCTime: defaults.gcTime)
         context.setCollector { [weak self] entry in self?.collect(entry) }
