@@ -124,42 +124,39 @@ public final class JSONFileQueryCache: QueryCacheType {
             state.order.touch(key)
             return record.name
         }
-        let candidates = known.map { [$0] } ?? names(of: key)
-        for name in candidates {
-            guard let data = try read(name) else { continue }
-            // A hashed name may hold another key whose hash collides: check the key it names.
-            if name.hasPrefix("h_"), try header(of: data, name: name, key: key).key != key { continue }
-            let decoded: CacheFileBody<Value>
-            do {
-                decoded = try JSONDecoder().decode(CacheFileBody<Value>.self, from: data)
-            } catch {
-                let header = try self.header(of: data, name: name, key: key)
-                throw .undecodableValue(
-                    key: key, storedType: header.type, expectedType: "\(Value.self)",
-                    reason: CacheCoding.summary(of: error))
-            }
-            guard decoded.format == CacheFileRecord<Value>.format else {
-                throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(decoded.format)")
-            }
-            remember(
-                key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt))
-            return CachedValue(value: decoded.value, savedAt: decoded.savedAt)
+        var found: (name: String, data: Data)?
+        if let known, let data = try read(known) {
+            found = (known, data)
+        } else {
+            found = try file(of: key)
         }
-        forget(key)
-        return nil
+        guard let (name, data) = found else {
+            forget(key)
+            return nil
+        }
+        let decoded: CacheFileBody<Value>
+        do {
+            decoded = try JSONDecoder().decode(CacheFileBody<Value>.self, from: data)
+        } catch {
+            let header = try self.header(of: data, name: name, key: key)
+            throw .undecodableValue(
+                key: key, storedType: header.type, expectedType: "\(Value.self)",
+                reason: CacheCoding.summary(of: error))
+        }
+        guard decoded.format == CacheFileRecord<Value>.format else {
+            throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(decoded.format)")
+        }
+        remember(key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt))
+        return CachedValue(value: decoded.value, savedAt: decoded.savedAt)
     }
 
     /// When the record of `key` was saved (read from its file when not known yet).
     public func savedAt(forKey key: QueryKey) -> SchedulerInstant? {
         if let known = state.withLock({ $0.records[key]?.savedAt }) { return known }
-        for name in names(of: key) {
-            guard let data = try? read(name), let header = try? header(of: data, name: name, key: key),
-                header.key == key
-            else { continue }
-            remember(key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt))
-            return header.savedAt
-        }
-        return nil
+        guard let (name, data) = try? file(of: key), let header = try? header(of: data, name: name, key: key)
+        else { return nil }
+        remember(key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt))
+        return header.savedAt
     }
 
     /// Deletes the record of `key`.
@@ -169,7 +166,7 @@ public final class JSONFileQueryCache: QueryCacheType {
         let result = state.withLock { state -> Result<Void, CacheError> in
             Result { () throws(CacheError) in
                 var name = state.records[key]?.name
-                if name == nil { name = try existingName(of: key) }
+                if name == nil { name = try file(of: key)?.name }
                 guard let name else { return }
                 try delete(name)
                 drop(key, from: &state)
@@ -224,11 +221,9 @@ public final class JSONFileQueryCache: QueryCacheType {
             if error.code == ENOENT { state.hasDirectory = false }
             throw .writeFailed(path: error.path, reason: error.reason)
         }
-        drop(key, from: &state)
-        state.records[key] = Record(
-            name: name, bytes: data.count, savedAt: record.savedAt, expiresAt: record.expiresAt)
-        state.bytes += data.count
-        state.order.touch(key)
+        Self.store(
+            Record(name: name, bytes: data.count, savedAt: record.savedAt, expiresAt: record.expiresAt), for: key,
+            in: &state)
         evict(keeping: key, now: record.savedAt, in: &state)
     }
 
@@ -260,30 +255,12 @@ public final class JSONFileQueryCache: QueryCacheType {
     /// one.
     private func freeName(for key: QueryKey) throws(CacheError) -> String {
         if let direct = CacheFileName.direct(key) { return direct }
-        var free: String?
+        if let existing = try file(of: key) { return existing.name }
         for probe in 0..<CacheFileName.probeLimit {
             let name = CacheFileName.hashed(key, probe: probe)
-            guard let data = try? read(name) else {
-                free = free ?? name
-                continue
-            }
-            if let header = try? header(of: data, name: name, key: key), header.key == key { return name }
+            if try read(name) == nil { return name }
         }
-        guard let free else {
-            throw .writeFailed(
-                path: filePath(CacheFileName.hashed(key, probe: 0)), reason: "too many keys share a hash")
-        }
-        return free
-    }
-
-    /// The existing file of `key`, if any.
-    private func existingName(of key: QueryKey) throws(CacheError) -> String? {
-        for name in names(of: key) {
-            guard let data = try read(name) else { continue }
-            if let direct = CacheFileName.direct(key), direct == name { return name }
-            if let header = try? header(of: data, name: name, key: key), header.key == key { return name }
-        }
-        return nil
+        throw .writeFailed(path: filePath(CacheFileName.hashed(key, probe: 0)), reason: "too many keys share a hash")
     }
 
     // MARK: - Files
@@ -317,16 +294,23 @@ public final class JSONFileQueryCache: QueryCacheType {
         found.sort { $0.record.savedAt < $1.record.savedAt }
         state.withLock { state in
             for (key, record) in found where state.records[key] == nil {
-                state.records[key] = record
-                state.bytes += record.bytes
-                state.order.touch(key)
+                Self.store(record, for: key, in: &state)
             }
         }
     }
 
-    private func names(of key: QueryKey) -> [String] {
-        if let direct = CacheFileName.direct(key) { return [direct] }
-        return (0..<CacheFileName.probeLimit).map { CacheFileName.hashed(key, probe: $0) }
+    /// The file that holds `key` and its contents: the direct name if it exists, else the hashed probe whose
+    /// record names `key` (another key with the same hash may hold an earlier probe).
+    private func file(of key: QueryKey) throws(CacheError) -> (name: String, data: Data)? {
+        if let direct = CacheFileName.direct(key) {
+            return try read(direct).map { (direct, $0) }
+        }
+        for probe in 0..<CacheFileName.probeLimit {
+            let name = CacheFileName.hashed(key, probe: probe)
+            guard let data = try read(name) else { continue }
+            if (try? header(of: data, name: name, key: key))?.key == key { return (name, data) }
+        }
+        return nil
     }
 
     private func filePath(_ name: String) -> String {
@@ -364,11 +348,14 @@ public final class JSONFileQueryCache: QueryCacheType {
     }
 
     private func remember(_ key: QueryKey, _ record: Record) {
-        state.withLock { state in
-            if let old = state.records.updateValue(record, forKey: key) { state.bytes -= old.bytes }
-            state.bytes += record.bytes
-            state.order.touch(key)
-        }
+        state.withLock { state in Self.store(record, for: key, in: &state) }
+    }
+
+    /// Records (or replaces) what is known of `key`'s file, as the most recently used.
+    private static func store(_ record: Record, for key: QueryKey, in state: inout State) {
+        if let old = state.records.updateValue(record, forKey: key) { state.bytes -= old.bytes }
+        state.bytes += record.bytes
+        state.order.touch(key)
     }
 
     private func forget(_ key: QueryKey) {
