@@ -11,6 +11,8 @@ package struct EntrySnapshot: Sendable {
     /// Set by `invalidateQueries`: stale whatever `staleTime` says, until the next success.
     package var isInvalidated = false
     package var observerCount = 0
+    /// The `meta` of the fetch in flight (nil when idle): which page an infinite query is fetching.
+    package var fetchMeta: (any Sendable)?
     /// The data was read back from the persistent cache and no fetch has replaced it yet.
     package var isRestored = false
 

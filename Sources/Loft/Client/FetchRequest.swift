@@ -7,18 +7,22 @@ package struct FetchRequest: Sendable {
     package var reason: FetchReason
     /// An explicit refetch cancels an in-flight fetch of an entry that has data; triggers join it.
     package var cancelsInFlight: Bool
+    /// What the fetch is for, shown in the entry's snapshot while it runs (an infinite query's direction).
+    package var meta: (any Sendable)?
 
     package init(
         fetch: @escaping @Sendable () async throws -> any Sendable,
         retry: RetryPolicy,
         structuralSharing: Bool,
         reason: FetchReason,
-        cancelsInFlight: Bool
+        cancelsInFlight: Bool,
+        meta: (any Sendable)? = nil
     ) {
         self.fetch = fetch
         self.retry = retry
         self.structuralSharing = structuralSharing
         self.reason = reason
         self.cancelsInFlight = cancelsInFlight
+        self.meta = meta
     }
 }

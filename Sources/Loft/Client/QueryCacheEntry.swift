@@ -247,6 +247,7 @@ package final class QueryCacheEntry: Sendable {
                 state.inFlight = InFlight(
                     id: state.nextID, waiters: current.waiters, before: current.before, request: request)
                 state.snapshot.failureCount = 0
+                state.snapshot.fetchMeta = request.meta
                 return .started(id: state.nextID, replacing: current.task)
             }
             state.nextID += 1
@@ -255,6 +256,7 @@ package final class QueryCacheEntry: Sendable {
             state.inFlight = inFlight
             state.snapshot.fetchStatus = .fetching
             state.snapshot.failureCount = 0
+            state.snapshot.fetchMeta = request.meta
             return .started(id: state.nextID, replacing: nil)
         }
         if waiter != nil { resumeWaiterWatchers() }
@@ -334,6 +336,7 @@ package final class QueryCacheEntry: Sendable {
             guard let inFlight = state.inFlight, inFlight.id == id else { return nil }
             state.inFlight = nil
             state.snapshot.fetchStatus = .idle
+            state.snapshot.fetchMeta = nil
             needsCollection = state.observers.isEmpty
             switch result {
             case .success(let value):

@@ -248,7 +248,13 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         fetch(request, reason: reason, cancelsInFlight: false)
     }
 
-    private func fetch(_ request: Request, reason: FetchReason, cancelsInFlight: Bool) {
+    /// Makes `request` the one that triggers (invalidation, polling) refetch with, without fetching.
+    package func setCurrentRequest(_ request: Request) {
+        locked.withLock { $0.request = request }
+    }
+
+    /// Fetches `request` without making it the query's current request (an infinite query's page fetches).
+    package func fetch(_ request: Request, reason: FetchReason, cancelsInFlight: Bool) {
         let entry = attach(to: key(for: request))
         let reason = entry.snapshot.data == nil && reason == .manual ? .firstUse : reason
         entry.beginFetch(fetchRequest(request, reason: reason, cancelsInFlight: cancelsInFlight))
@@ -261,7 +267,8 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
             retry: options.retry ?? client.defaults.retry,
             structuralSharing: options.structuralSharing ?? client.defaults.structuralSharing,
             reason: reason,
-            cancelsInFlight: cancelsInFlight
+            cancelsInFlight: cancelsInFlight,
+            meta: request
         )
     }
 
