@@ -1,0 +1,244 @@
+import Observation
+
+/// A list loaded page by page in Pigeon's shape: `fetchNextPage()` adds the next page's items to `state`, and
+/// `refetch(request:)` starts again from the first page. Each page is cached under its own key
+/// (`key + request + page`), so revisiting a page within `staleTime` does not refetch it, and pages can be
+/// persisted with a `QueryCacheType`.
+///
+/// ```swift
+/// let issues = PaginatedQuery<String, NumericPaginatedQueryKey, [Issue]>(
+///     key: "issues",
+///     firstPage: NumericPaginatedQueryKey(current: 1),
+///     behavior: .startImmediately("open")
+/// ) { status, page in try await api.issues(status: status, page: page.current) }
+/// issues.fetchNextPage()
+/// ```
+///
+/// Choose `PaginatedQuery` for a list whose pages are addressed by number or offset and read front to back,
+/// each page useful on its own; choose `InfiniteQuery` for a feed whose next page depends on the last one
+/// (cursors), that grows both ways, or that must refetch as one consistent list.
+///
+/// **Behavior**
+/// - `state` is `.loading` or `.failed` while the first page has nothing to show, then `.succeed` with the
+///   items of every loaded page, in order (a page still loading or failed after them is not shown yet).
+/// - `hasNextPage` is false once a page comes back empty (or short, as `PageIdentifier.isLastPage` says).
+/// - `fetchNextPage()` while the last page is still loading does nothing (no page is fetched twice); after a
+///   failed page it retries that page.
+/// - `refetch(request:)` drops the loaded pages and fetches the first page of `request` (explicitly, even
+///   when fresh); a page fetch in flight for the old pages is left to finish into the cache.
+/// - Every page is a query of the client: dedupe, retry, invalidation by prefix and garbage collection apply
+///   to each.
+/// - Observable; when released, its pages leave their cache entries.
+public final class PaginatedQuery<
+    Request: Sendable, PageIdentifier: PaginatedQueryKey, Response: RangeReplaceableCollection & Sendable
+>: Sendable {
+    /// Fetches one page of a request.
+    public typealias Fetcher = @Sendable (Request, PageIdentifier) async throws -> Response
+
+    private struct Page: Sendable {
+        let identifier: PageIdentifier
+        let query: Query<Void, Response>
+        let subscription: Subscription
+    }
+
+    private struct State: Sendable {
+        var request: Request?
+        var pages: [Page] = []
+        var generation: UInt64 = 0
+        var version: UInt64 = 0
+    }
+
+    /// The key given at creation; each page's key is derived from it.
+    public let baseKey: QueryKey
+    /// The first page of every request.
+    public let firstPage: PageIdentifier
+    /// The client whose cache holds the pages.
+    public let client: QueryClient
+    private let options: QueryOptions<Response>
+    private let keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)?
+    private let cache: (any QueryCacheType)?
+    private let cacheConfig: QueryCacheConfig?
+    private let fetcher: Fetcher
+    private let locked = Locked(State())
+    private let publication = OrderedSubject<UInt64>(0)
+    private let registrar = ObservationRegistrar()
+
+    /// Makes a paginated query.
+    ///
+    /// - Parameters:
+    ///   - key: the base of every page's key.
+    ///   - firstPage: the page every request starts from.
+    ///   - keyAdapter: adds the request to the pages' keys (`{ key, status in key.appending(status) }`), so
+    ///     that two requests never share a page. Default: the request is not part of the key.
+    ///   - behavior: `.startImmediately(request)` loads the first page at once; `.startWhenRequested` (default)
+    ///     waits for `refetch(request:)`.
+    ///   - options: freshness, retries… of every page. Default: the client's.
+    ///   - cache: the persistent cache of the pages (a `Codable` `Response` only).
+    ///   - cacheConfig: how it is used.
+    ///   - client: the cache. Default `QueryClient.shared`.
+    ///   - fetcher: fetches one page of a request.
+    public init(
+        key: QueryKey,
+        firstPage: PageIdentifier,
+        keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)? = nil,
+        behavior: QueryBehavior<Request> = .startWhenRequested,
+        options: QueryOptions<Response> = QueryOptions(),
+        cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil,
+        client: QueryClient = .shared,
+        fetcher: @escaping Fetcher
+    ) {
+        baseKey = key
+        self.firstPage = firstPage
+        self.keyAdapter = keyAdapter
+        self.options = options
+        self.cache = cache
+        self.cacheConfig = cacheConfig
+        self.client = client
+        self.fetcher = fetcher
+        if case .startImmediately(let request) = behavior {
+            start(request, explicitly: false)
+        }
+    }
+
+    // MARK: - State
+
+    /// What to show: the items of every loaded page in order, or the first page's loading or failure.
+    public var state: QueryState<Response> {
+        registrar.access(self, keyPath: \.state)
+        return Self.state(of: pages)
+    }
+
+    /// The last page asked for (the first page before any).
+    public var currentPage: PageIdentifier {
+        registrar.access(self, keyPath: \.state)
+        return pages.last?.identifier ?? firstPage
+    }
+
+    /// Whether there is a page after the last loaded one: false once a page came back empty or short.
+    public var hasNextPage: Bool {
+        registrar.access(self, keyPath: \.state)
+        guard let last = pages.last else { return true }
+        guard let items = last.query.snapshot.data else { return true }
+        return !last.identifier.isLastPage(itemCount: items.count)
+    }
+
+    /// Whether a page after the first is loading.
+    public var isFetchingNextPage: Bool {
+        registrar.access(self, keyPath: \.state)
+        let pages = pages
+        return pages.count > 1 && pages.last?.query.snapshot.isFetching == true
+    }
+
+    /// The error of the last page, if its fetch failed (the pages before it are still in `state`).
+    public var error: (any Error)? {
+        registrar.access(self, keyPath: \.state)
+        return pages.last?.query.snapshot.error
+    }
+
+    /// Every change of `state`, starting with the current one.
+    public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
+        publication.subject
+            .compactMap { [weak self] _ in self.map { Self.state(of: $0.pages) } }
+            .removeDuplicates { $0.isSame(as: $1) }
+            .eraseToAnyPublisher()
+    }
+
+    // MARK: - Fetching
+
+    /// Loads the page after the last one. Does nothing while the last page is loading or when there is no
+    /// next page; retries the last page when it failed.
+    public func fetchNextPage() {
+        let (request, pages, generation) = locked.withLock { ($0.request, $0.pages, $0.generation) }
+        guard let request else { return }
+        guard let last = pages.last else {
+            start(request, explicitly: false)
+            return
+        }
+        let snapshot = last.query.snapshot
+        if snapshot.isFetching { return }
+        guard let items = snapshot.data else {
+            last.query.refetch()
+            return
+        }
+        guard !last.identifier.isLastPage(itemCount: items.count) else { return }
+        append(last.identifier.next(), of: request, generation: generation)
+    }
+
+    /// Starts again from the first page of `request`, fetching it even when a fresh copy is cached.
+    public func refetch(request: Request) {
+        start(request, explicitly: true)
+    }
+
+    // MARK: - Actions
+
+    private var pages: [Page] {
+        locked.withLock { $0.pages }
+    }
+
+    private static func state(of pages: [Page]) -> QueryState<Response> {
+        guard let first = pages.first else { return .idle }
+        let firstState = first.query.state
+        guard case .succeed(var items) = firstState else { return firstState }
+        for page in pages.dropFirst() {
+            guard let more = page.query.state.value else { break }
+            items.append(contentsOf: more)
+        }
+        return .succeed(items)
+    }
+
+    private func start(_ request: Request, explicitly: Bool) {
+        let generation = locked.withLock { state -> UInt64 in
+            state.request = request
+            state.pages = []
+            state.generation += 1
+            return state.generation
+        }
+        let first = append(firstPage, of: request, generation: generation, fetchesAtOnce: !explicitly)
+        if explicitly { first?.refetch() }
+        changed()
+    }
+
+    /// Adds the page `identifier` of `request` unless a newer start replaced the pages meanwhile.
+    @discardableResult
+    private func append(
+        _ identifier: PageIdentifier, of request: Request, generation: UInt64, fetchesAtOnce: Bool = true
+    ) -> Query<Void, Response>? {
+        let pageKey = (keyAdapter?(baseKey, request) ?? baseKey).appending(identifier.keyPart)
+        let fetcher = fetcher
+        let query = Query<Void, Response>(
+            key: pageKey, behavior: fetchesAtOnce ? .startImmediately(()) : .startWhenRequested, options: options,
+            cache: cache, cacheConfig: cacheConfig,
+            client: client
+        ) { try await fetcher(request, identifier) }
+        let subscription = query.snapshotPublisher.sink { [weak self] _ in self?.changed() }
+        let isCurrent = locked.withLock { state -> Bool in
+            guard state.generation == generation, !state.pages.contains(where: { $0.identifier == identifier })
+            else { return false }
+            state.pages.append(Page(identifier: identifier, query: query, subscription: subscription))
+            return true
+        }
+        guard isCurrent else { return nil }
+        changed()
+        return query
+    }
+
+    private func changed() {
+        let mustDrain = locked.withLock { state in
+            state.version += 1
+            return publication.enqueue(state.version)
+        }
+        if mustDrain { publication.drain() }
+        registrar.willSet(self, keyPath: \.state)
+        registrar.didSet(self, keyPath: \.state)
+    }
+}
+
+extension PaginatedQuery: Observable {}
+
+extension PaginatedQuery where Request == Void {
+    /// Starts again from the first page.
+    public func refetch() {
+        refetch(request: ())
+    }
+}
