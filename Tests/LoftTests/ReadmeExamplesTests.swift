@@ -21,6 +21,12 @@ struct Profile: Sendable, Equatable, Codable {
 
 /// Stands for the user's own networking code in the README's examples.
 struct ExampleAPI: Sendable {
+    func profilesPage(_ page: Int) async throws -> [Profile] {
+        page < 3 ? [Profile(id: page * 2, name: "user \(page * 2)"), Profile(id: page * 2 + 1, name: "user")] : []
+    }
+    func search(_ filter: String, offset: Int, limit: Int) async throws -> [Profile] {
+        (offset..<min(offset + limit, 45)).map { Profile(id: $0, name: "\(filter)\($0)") }
+    }
     func profile(_ id: Int) async throws -> Profile { Profile(id: id, name: "user \(id)") }
     func profiles() async throws -> [Profile] { [Profile(id: 1, name: "Ada"), Profile(id: 2, name: "Grace")] }
     func rename(_ id: Int, to name: String) async throws -> Profile { Profile(id: id, name: name) }
@@ -92,6 +98,48 @@ let api = ExampleAPI()
         print(ProfileRenderer().view(for: profile.state))
         print(CacheInspector(client: client).render())
         #expect(ProfileRenderer().view(for: profile.state).hasPrefix("👤"))
+    }
+
+    @Test("pages: infinite and paginated queries, paged-list renderer")
+    func pages() async throws {
+        let client = QueryClient()
+        let feed = InfiniteQuery<Int, [Profile]>(
+            key: "feed",
+            initialPageParam: 0,
+            getNextPageParam: { lastPage, _, lastParam, _ in lastPage.isEmpty ? nil : lastParam + 1 },
+            getPreviousPageParam: { _, _, firstParam, _ in firstParam > 0 ? firstParam - 1 : nil },
+            maxPages: 10,
+            behavior: .startImmediately(()),
+            client: client
+        ) { page in try await api.profilesPage(page) }
+        feed.fetchNextPage()
+        let loaded = feed.state.value?.pages.flatMap { $0 } ?? []
+        if feed.hasNextPage, !feed.isFetchingNextPage { feed.fetchNextPage() }
+
+        let directory = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Profile]>(
+            key: "directory",
+            firstPage: LimitOffsetPaginatedQueryKey(limit: 20),
+            keyAdapter: { key, filter in key.appending(.string(filter)) },
+            behavior: .startImmediately("a"),
+            client: client
+        ) { filter, page in try await api.search(filter, offset: page.offset, limit: page.limit) }
+        directory.fetchNextPage()
+        directory.refetch(request: "b")
+
+        struct DirectoryRenderer: PagedListRenderer {
+            func loadingView() -> String { "Loading…" }
+            func failureView(for error: any Error) -> String { "⚠️ \(error)" }
+            func itemView(for profile: Profile) -> String { "• \(profile.name)" }
+        }
+        print(DirectoryRenderer().view(for: directory))
+        print(DirectoryRenderer().view(for: feed))
+
+        _ = loaded
+        await client.waitUntilIdle()
+        directory.fetchNextPage()
+        await client.waitUntilIdle()
+        #expect(directory.state.value?.first?.name == "b0")
+        #expect(feed.state.value?.pages.isEmpty == false)
     }
 
     @Test("persistence: providers, policies, events, hydration")

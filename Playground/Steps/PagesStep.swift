@@ -1,0 +1,54 @@
+import Loft
+
+/// A demo feed of 7 pages (0 to 6) of two posts each, served in-process after a short delay.
+private func demoFeedPage(_ page: Int) async throws -> [String] {
+    try await Task.sleep(for: .milliseconds(20))
+    guard (0...6).contains(page) else { return [] }
+    return ["post \(page).1", "post \(page).2"]
+}
+
+/// Renders a feed on one line: the posts, then the footer.
+private struct FeedRenderer: PagedListRenderer {
+    func loadingView() -> String { "⏳ loading the feed…" }
+    func failureView(for error: any Error) -> String { "⚠️  \(error)" }
+    func itemView(for post: String) -> String { post }
+}
+
+let pagesStep = TourStep(title: "Pages: an infinite feed both ways, and numbered pages") { tour in
+    // Opened in the middle (page 3), it grows both ways and keeps at most 3 pages.
+    let feed = InfiniteQuery<Int, [String]>(
+        key: "feed", initialPageParam: 3,
+        getNextPageParam: { lastPage, _, lastParam, _ in lastPage.isEmpty ? nil : lastParam + 1 },
+        getPreviousPageParam: { _, _, firstParam, _ in firstParam > 0 ? firstParam - 1 : nil },
+        maxPages: 3, behavior: .startImmediately(()), client: tour.client, fetcher: demoFeedPage)
+    func line(_ action: String) async -> String {
+        await tour.client.waitUntilIdle()
+        let pages = feed.state.value?.pageParams ?? []
+        let view = FeedRenderer().view(for: feed).split(separator: "\n").joined(separator: " · ")
+        return "\(action.padding(toLength: 14, withPad: " ", startingAt: 0)) pages \(pages): \(view)"
+    }
+    var lines = [await line("first page")]
+    feed.fetchNextPage()
+    lines.append(await line("next page"))
+    feed.fetchPreviousPage()
+    lines.append(await line("previous page"))
+    feed.fetchNextPage()
+    lines.append(await line("next (max 3)"))
+    while feed.hasNextPage {
+        feed.fetchNextPage()
+        await tour.client.waitUntilIdle()
+    }
+    lines.append(await line("to the end"))
+
+    // Users two by two, each page cached under its own key.
+    let users = PaginatedQuery<Void, LimitOffsetPaginatedQueryKey, [User]>(
+        key: "users-by-page", firstPage: LimitOffsetPaginatedQueryKey(limit: 2), behavior: .startImmediately(()),
+        client: tour.client
+    ) { _, page in Array(try await tour.api.users().dropFirst(page.offset).prefix(page.limit)) }
+    await tour.client.waitUntilIdle()
+    users.fetchNextPage()
+    await tour.client.waitUntilIdle()
+    let names = users.state.value?.map(\.name).joined(separator: ", ") ?? "-"
+    lines.append("paginated, 2 per page: \(names) (\(users.hasNextPage ? "more" : "end of list"))")
+    return lines
+}
