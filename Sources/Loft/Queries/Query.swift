@@ -31,6 +31,8 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     private struct State: Sendable {
         var request: Request?
         var pollTimer: (any Cancellable)?
+        /// The input this query follows (`follow(_:request:)`), cancelled when the query goes.
+        var input: Subscription?
     }
 
     /// The key given at creation; with a key adapter, each request's key is derived from it.
@@ -246,6 +248,33 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     private func triggeredFetch(_ reason: FetchReason) {
         guard options.enabled, let request = locked.withLock({ $0.request }) else { return }
         fetch(request, reason: reason, cancelsInFlight: false)
+    }
+
+    /// Makes this query depend on another one's data: each value of `input` gives the request to fetch with
+    /// (nil: not yet, or not any more). Until the first request the query does not fetch: it is pending and
+    /// idle, never loading.
+    ///
+    /// ```swift
+    /// let user = Query<Int, User>(key: "user", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(42)) {
+    ///     try await api.user($0)
+    /// }
+    /// let projects = Query<Int, [Project]>(key: "projects", keyAdapter: { $0.appending($1) }) {
+    ///     try await api.projects(team: $0)
+    /// }
+    /// projects.follow(user.valuePublisher) { user in user.teamID }
+    /// ```
+    ///
+    /// A new request fetches as a query appearing with it would: a fresh cached value is used as it is. The
+    /// query holds the subscription (a later call replaces it) and cancels it when released.
+    public func follow<Input: Publisher>(
+        _ input: Input, request: @escaping @Sendable (Input.Output) -> Request?
+    ) where Input.Failure == Never {
+        let subscription = input.sink { [weak self] value in
+            guard let self, let next = request(value) else { return }
+            locked.withLock { $0.request = next }
+            appear(attach(to: key(for: next)), request: next)
+        }
+        locked.withLock { $0.input = subscription }
     }
 
     /// Makes `request` the one that triggers (invalidation, polling) refetch with, without fetching.
