@@ -142,6 +142,52 @@ let api = ExampleAPI()
         #expect(feed.state.value?.pages.isEmpty == false)
     }
 
+    @Test("parallel, dependent and streamed queries")
+    func composition() async throws {
+        let client = QueryClient()
+        let dashboard = Queries(
+            [
+                QueriesMember(key: ["profile", 1]) { try await api.profile(1) },
+                QueriesMember(key: "profiles") { try await api.profiles() },
+            ],
+            client: client
+        ) { results in
+            (
+                results.value(for: ["profile", 1], as: Profile.self)?.name,
+                results.value(for: "profiles", as: [Profile].self)?.count
+            )
+        }
+        let dashboardLog = dashboard.combinedPublisher.sink { print($0) }
+        dashboard.setMembers([QueriesMember(key: "profiles") { try await api.profiles() }])
+
+        let author = Query<Int, Profile>(
+            key: "author", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(7), client: client
+        ) {
+            try await api.profile($0)
+        }
+        let authorPosts = Query<String, [Profile]>(
+            key: "posts-by", keyAdapter: { $0.appending(.string($1)) }, client: client
+        ) {
+            try await api.search($0, offset: 0, limit: 10)
+        }
+        authorPosts.follow(author.valuePublisher) { profile in profile.name }
+
+        let ticker = StreamedQuery<Int>(key: "ticker", behavior: .startImmediately(()), client: client) {
+            AsyncStream { continuation in
+                for tick in 1...3 { continuation.yield(tick) }
+                continuation.finish()
+            }
+        }
+        let tickerLog = ticker.statePublisher.sink { state in print(state.value ?? []) }
+
+        await client.waitUntilIdle()
+        #expect(dashboard.combined.1 == 2)
+        #expect(authorPosts.state.value?.count == 10)
+        #expect(ticker.state.value == [1, 2, 3])
+        dashboardLog.cancel()
+        tickerLog.cancel()
+    }
+
     @Test("persistence: providers, policies, events, hydration")
     func persistence() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-cache")

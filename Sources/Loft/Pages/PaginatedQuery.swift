@@ -101,6 +101,29 @@ public final class PaginatedQuery<
         }
     }
 
+    /// Makes a paginated query whose fetcher returns a publisher (Pigeon's shape); its first value is the page.
+    ///
+    /// A publisher that finishes without a value fails the page with `QueryError.emptyResponse`.
+    public convenience init(
+        key: QueryKey,
+        firstPage: PageIdentifier,
+        keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)? = nil,
+        behavior: QueryBehavior<Request> = .startWhenRequested,
+        options: QueryOptions<Response> = QueryOptions(),
+        cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil,
+        client: QueryClient = .shared,
+        fetcher: @escaping @Sendable (Request, PageIdentifier) -> AnyPublisher<Response, any Error>
+    ) {
+        self.init(
+            key: key, firstPage: firstPage, keyAdapter: keyAdapter, behavior: behavior, options: options, cache: cache,
+            cacheConfig: cacheConfig, client: client
+        ) { request, page in
+            for try await value in fetcher(request, page).values { return value }
+            throw QueryError.emptyResponse(key: key.appending(page.keyPart))
+        }
+    }
+
     // MARK: - State
 
     /// What to show: the items of every loaded page in order, or the first page's loading or failure.

@@ -167,6 +167,24 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
         #expect(server.requested.isEmpty)
     }
 
+    @Test("a publisher fetcher works as Pigeon's; an empty publisher fails the page with a typed error")
+    func publisherFetcher() async {
+        let harness = Harness()
+        let pages = PaginatedQuery<Void, NumericPaginatedQueryKey, [Int]>(
+            key: "published", firstPage: NumericPaginatedQueryKey(current: 0), behavior: .startImmediately(()),
+            options: QueryOptions(retry: .never), client: harness.client
+        ) { _, page in
+            page.current == 0
+                ? Just([1, 2]).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+                : Empty().eraseToAnyPublisher()
+        }
+        await harness.client.waitUntilIdle()
+        #expect(pages.state.value == [1, 2])
+        pages.fetchNextPage()
+        await harness.client.waitUntilIdle()
+        #expect(pages.error as? QueryError == .emptyResponse(key: ["published", 1]))
+    }
+
     struct Cursor: PaginatedQueryKey {
         var after: Int
         func next() -> Cursor { Cursor(after: after + 2) }

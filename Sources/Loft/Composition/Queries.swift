@@ -1,0 +1,134 @@
+import Observation
+
+/// Parallel queries over a list that can change, of values of different types, combined into one result.
+///
+/// ```swift
+/// let dashboard = Queries(
+///     [
+///         QueriesMember(key: "profile") { try await api.profile() },
+///         QueriesMember(key: "stats") { try await api.stats() },
+///     ]
+/// ) { results in
+///     (results.value(for: "profile", as: Profile.self), results.value(for: "stats", as: Stats.self))
+/// }
+/// let subscription = dashboard.combinedPublisher.sink { print($0) }
+/// ```
+///
+/// **Behavior**
+/// - Each member is a query of the client (dedupe, cache, retry, invalidation by prefix apply), started at
+///   once.
+/// - `combine` runs once per change of a member (or of the list) and its result is memoised: reading
+///   `combined` again, or several observers, does not run it again. `combinedPublisher` sends once per change.
+/// - `setMembers(_:)` reuses the members whose keys are in the new list (no new fetch) and releases the others.
+/// - Observable; when released, its members leave their cache entries.
+public final class Queries<Combined: Sendable>: Sendable {
+    private struct State: Sendable {
+        var members: [QueriesMemberHandle] = []
+        var subscriptions: [QueryKey: Subscription] = [:]
+        var version: UInt64 = 0
+        var memo: (version: UInt64, value: Combined)?
+    }
+
+    /// The client whose cache holds the members' data.
+    public let client: QueryClient
+    private let combine: @Sendable (QueriesResults) -> Combined
+    private let locked = Locked(State())
+    private let publication = OrderedSubject<UInt64>(0)
+    private let registrar = ObservationRegistrar()
+
+    /// Makes parallel queries.
+    ///
+    /// - Parameters:
+    ///   - members: the queries, by key.
+    ///   - client: the cache. Default `QueryClient.shared`.
+    ///   - combine: makes the combined result from the members' states.
+    public init(
+        _ members: [QueriesMember], client: QueryClient = .shared,
+        combine: @escaping @Sendable (QueriesResults) -> Combined
+    ) {
+        self.client = client
+        self.combine = combine
+        setMembers(members)
+    }
+
+    /// The members' states, by key.
+    public var results: QueriesResults {
+        registrar.access(self, keyPath: \.combined)
+        return makeResults(locked.withLock { $0.members })
+    }
+
+    /// `combine` of the current states, computed once per change.
+    public var combined: Combined {
+        registrar.access(self, keyPath: \.combined)
+        return currentCombined()
+    }
+
+    /// The combined result after every change of a member or of the list, starting with the current one.
+    public var combinedPublisher: AnyPublisher<Combined, Never> {
+        publication.subject
+            .compactMap { [weak self] _ in self?.currentCombined() }
+            .eraseToAnyPublisher()
+    }
+
+    /// Replaces the list: members whose key is in both lists are kept as they are; new keys start fetching;
+    /// the others are released.
+    public func setMembers(_ members: [QueriesMember]) {
+        let existing = locked.withLock { state in
+            Dictionary(state.members.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var handles: [QueriesMemberHandle] = []
+        var added: [QueriesMemberHandle] = []
+        for member in members where !handles.contains(where: { $0.key == member.key }) {
+            if let kept = existing[member.key] {
+                handles.append(kept)
+            } else {
+                let handle = member.make(client)
+                handles.append(handle)
+                added.append(handle)
+            }
+        }
+        let newSubscriptions = added.map { handle in
+            (handle.key, handle.snapshots.sink { [weak self] in self?.memberChanged() })
+        }
+        let released = locked.withLock { state -> [Subscription] in
+            state.members = handles
+            for (key, subscription) in newSubscriptions { state.subscriptions[key] = subscription }
+            let keys = Set(handles.map(\.key))
+            let gone = state.subscriptions.filter { !keys.contains($0.key) }
+            for key in gone.keys { state.subscriptions[key] = nil }
+            return Array(gone.values)
+        }
+        for subscription in released { subscription.cancel() }
+        memberChanged()
+    }
+
+    // MARK: - Actions
+
+    private func makeResults(_ members: [QueriesMemberHandle]) -> QueriesResults {
+        var states: [QueryKey: any Sendable] = [:]
+        for member in members { states[member.key] = member.state() }
+        return QueriesResults(keys: members.map(\.key), states: states)
+    }
+
+    private func currentCombined() -> Combined {
+        let (version, memo, members) = locked.withLock { ($0.version, $0.memo, $0.members) }
+        if let memo, memo.version == version { return memo.value }
+        let value = combine(makeResults(members))
+        locked.withLock { state in
+            if state.version == version { state.memo = (version, value) }
+        }
+        return value
+    }
+
+    private func memberChanged() {
+        let mustDrain = locked.withLock { state in
+            state.version += 1
+            return publication.enqueue(state.version)
+        }
+        if mustDrain { publication.drain() }
+        registrar.willSet(self, keyPath: \.combined)
+        registrar.didSet(self, keyPath: \.combined)
+    }
+}
+
+extension Queries: Observable {}

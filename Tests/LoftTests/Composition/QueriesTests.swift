@@ -1,0 +1,100 @@
+import LoftTesting
+import Testing
+
+@testable import Loft
+
+@Suite struct QueriesTests {
+    @Test("combine runs once per member change and is memoised; the publisher sends once per change")
+    func memoised() async {
+        let harness = Harness()
+        let combineCalls = Locked(0)
+        let name = ScriptedFetcher<Void, String>(.hang())
+        let count = ScriptedFetcher<Void, Int>(.hang())
+        let queries = Queries(
+            [
+                QueriesMember(key: "name") { try await name.fetch(()) },
+                QueriesMember(key: "count") { try await count.fetch(()) },
+            ],
+            client: harness.client
+        ) { results in
+            combineCalls.withLock { $0 += 1 }
+            return
+                "\(results.value(for: "name", as: String.self) ?? "?") \(results.value(for: "count", as: Int.self) ?? 0)"
+        }
+        await name.waitForCalls(1)
+        await count.waitForCalls(1)
+        let recorder = PublisherRecorder(queries.combinedPublisher)
+        #expect(queries.combined == "? 0")
+        #expect(queries.results.isPending)
+        let callsBefore = combineCalls.withLock { $0 }
+        _ = queries.combined
+        _ = queries.combined
+        #expect(combineCalls.withLock { $0 } == callsBefore)
+
+        name.release(returning: "Ada")
+        // `count` still hangs, so wait for the combined value rather than for idleness.
+        for await value in queries.combinedPublisher.values where value == "Ada 0" { break }
+        count.release(returning: 3)
+        await harness.client.waitUntilIdle()
+        #expect(queries.combined == "Ada 3")
+        #expect(!queries.results.isPending)
+        // One value on subscribing, then one per member change (each member: its data and its fetch status
+        // change together, in one notification).
+        #expect(recorder.values == ["? 0", "Ada 0", "Ada 3"])
+        #expect(combineCalls.withLock { $0 } == callsBefore + 2)
+    }
+
+    @Test("setMembers reuses members by key, starts new ones, and releases the rest")
+    func membersByKey() async {
+        let harness = Harness()
+        let calls = Locked<[QueryKey: Int]>([:])
+        func member(_ key: QueryKey) -> QueriesMember {
+            QueriesMember(key: key) { () async throws -> Int in
+                calls.withLock { $0[key, default: 0] += 1 }
+                return key.description.count
+            }
+        }
+        let queries = Queries([member("a"), member("bb")], client: harness.client) { results in
+            results.keys.compactMap { results.value(for: $0, as: Int.self) }.reduce(0, +)
+        }
+        await harness.client.waitUntilIdle()
+        #expect(queries.combined == 3)
+        queries.setMembers([member("bb"), member("ccc")])
+        await harness.client.waitUntilIdle()
+        #expect(queries.combined == 5)
+        #expect(calls.withLock { $0 } == ["a": 1, "bb": 1, "ccc": 1])
+        #expect(harness.observerCount("a") == 0)
+        #expect(harness.observerCount("bb") == 1)
+        #expect(queries.results.keys == ["bb", "ccc"])
+    }
+
+    @Test("results are looked up by key and type; failures are listed by key")
+    func lookups() async {
+        let harness = Harness()
+        let queries = Queries(
+            [
+                QueriesMember(key: "user") { User(id: 1, name: "Ada") },
+                QueriesMember(key: "broken", options: QueryOptions<Int>(retry: .never)) { throw APIError.offline },
+            ],
+            client: harness.client
+        ) { $0 }
+        await harness.client.waitUntilIdle()
+        let results = queries.combined
+        #expect(results.value(for: "user", as: User.self)?.name == "Ada")
+        #expect(results.state(for: "user", as: Int.self) == nil)
+        #expect(results.state(for: "missing", as: Int.self) == nil)
+        #expect(results.errors.keys.map(\.self) == ["broken"])
+    }
+
+    @Test("released, its members leave their entries")
+    func release() async {
+        let harness = Harness()
+        var queries: Queries<Int>? = Queries([QueriesMember(key: "a") { 1 }], client: harness.client) { _ in 0 }
+        await harness.client.waitUntilIdle()
+        weak let watched = queries
+        #expect(harness.observerCount("a") == 1)
+        queries = nil
+        #expect(watched == nil)
+        #expect(harness.observerCount("a") == 0)
+    }
+}
