@@ -37,7 +37,7 @@ extension QueryCacheEntry {
     package func refetch(reason: FetchReason, includingInactive: Bool) {
         let (refetch, isActive, lastRequest) = state.withLock { state in
             let enabled = state.observers.values.filter(\.isEnabled)
-            return (enabled.lazy.compactMap(\.refetch).first, !enabled.isEmpty, state.lastRequest)
+            return (enabled.lazy.compactMap(\.refetch).first, !enabled.isEmpty, state.lastRequest?.value)
         }
         if let refetch {
             refetch(reason)

@@ -13,7 +13,7 @@ extension QueryCacheEntry {
     /// Persists this entry through `persistence` unless it is persisted already (the first query wins).
     package func adoptPersistence(_ persistence: EntryPersistence) {
         state.withLock { state in
-            if state.persistence == nil { state.persistence = persistence }
+            if state.persistence == nil { state.persistence = Boxed(persistence) }
         }
     }
 
@@ -21,7 +21,7 @@ extension QueryCacheEntry {
     /// front. Returns whether it did.
     @discardableResult
     package func restoreFromPersistence() -> Bool {
-        let persistence = state.withLock { state in state.snapshot.data == nil ? state.persistence : nil }
+        let persistence = state.withLock { state in state.snapshot.data == nil ? state.persistence?.value : nil }
         guard let persistence, persistence.config.usagePolicy != .useIfFetchFails else { return false }
         return restore(from: persistence) != nil
     }
@@ -29,7 +29,7 @@ extension QueryCacheEntry {
     /// The answer to a fetch under `.useInsteadOfFetching` when the stored value is valid, else nil.
     func servedFromPersistence(_ request: FetchRequest) -> (any Sendable)? {
         let (persistence, data, isInvalidated) = state.withLock { state in
-            (state.persistence, state.snapshot.data, state.snapshot.isInvalidated)
+            (state.persistence?.value, state.snapshot.data, state.snapshot.isInvalidated)
         }
         guard let persistence, persistence.config.usagePolicy == .useInsteadOfFetching,
             request.reason != .invalidation, !isInvalidated,
@@ -40,14 +40,14 @@ extension QueryCacheEntry {
 
     /// The stored value to show when a fetch failed under `.useIfFetchFails` and the entry has no data.
     func fallbackAfterFailure() -> CachedValue<any Sendable>? {
-        let persistence = state.withLock { state in state.snapshot.data == nil ? state.persistence : nil }
+        let persistence = state.withLock { state in state.snapshot.data == nil ? state.persistence?.value : nil }
         guard let persistence, persistence.config.usagePolicy == .useIfFetchFails else { return nil }
         return load(from: persistence)
     }
 
     /// Saves `value` (write-through); a failure becomes an event.
     func persist(_ value: any Sendable, at now: SchedulerInstant) {
-        guard let persistence = state.withLock({ $0.persistence }) else { return }
+        guard let persistence = state.withLock({ $0.persistence?.value }) else { return }
         do throws(CacheError) {
             try persistence.save(value, for: key, at: now)
         } catch {

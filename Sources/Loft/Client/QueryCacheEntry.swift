@@ -37,9 +37,9 @@ package final class QueryCacheEntry: Sendable {
         var id: UInt64
         var task: Task<Void, Never>?
         var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
-        /// The state to restore on cancel.
-        var before: EntrySnapshot
-        var request: FetchRequest
+        /// The state to restore on cancel; boxed, so that an entry with no fetch in flight does not carry
+        /// a second snapshot's worth of empty storage.
+        var before: Boxed<EntrySnapshot>
     }
 
     struct State: Sendable {
@@ -52,14 +52,14 @@ package final class QueryCacheEntry: Sendable {
         var gcTimer: (any Cancellable)?
         var gcGeneration: UInt64 = 0
         /// The last fetch started, to refetch an entry that has no observer (`refetchType: .inactive`).
-        var lastRequest: FetchRequest?
+        var lastRequest: Boxed<FetchRequest>?
         var isRemoved = false
         /// Bumped by every change.
         var version: UInt64 = 0
         /// Tests waiting until the fetch in flight has this many waiters.
         var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         /// How the data is saved to and restored from a persistent cache, if at all.
-        var persistence: EntryPersistence?
+        var persistence: Boxed<EntryPersistence>?
         /// Made when someone first asks for `changes`: an entry nobody observes (a `setQueryData`, a prefetch,
         /// a hydrated query) costs no subject.
         var publication: OrderedSubject<UInt64>?
@@ -210,7 +210,7 @@ package final class QueryCacheEntry: Sendable {
             guard let inFlight = state.inFlight else { return nil }
             state.inFlight = nil
             let observers = state.snapshot.observerCount
-            state.snapshot = inFlight.before
+            state.snapshot = inFlight.before.value
             state.snapshot.observerCount = observers
             state.snapshot.fetchStatus = .idle
             needsCollection = state.observers.isEmpty
@@ -236,7 +236,7 @@ package final class QueryCacheEntry: Sendable {
             case started(id: UInt64, replacing: Task<Void, Never>?)
         }
         let action = mutate(publishingIf: { if case .started = $0 { true } else { false } }) { state -> Action in
-            state.lastRequest = request
+            state.lastRequest = Boxed(request)
             if state.inFlight != nil {
                 // Mutated in place: copying the in-flight record would copy every waiter on each join.
                 if let waiter { state.inFlight?.waiters[waiter.id] = waiter.continuation }
@@ -245,13 +245,13 @@ package final class QueryCacheEntry: Sendable {
                 }
                 state.nextID += 1
                 state.inFlight = InFlight(
-                    id: state.nextID, waiters: current.waiters, before: current.before, request: request)
+                    id: state.nextID, waiters: current.waiters, before: current.before)
                 state.snapshot.failureCount = 0
                 state.snapshot.fetchMeta = request.meta
                 return .started(id: state.nextID, replacing: current.task)
             }
             state.nextID += 1
-            var inFlight = InFlight(id: state.nextID, before: state.snapshot, request: request)
+            var inFlight = InFlight(id: state.nextID, before: Boxed(state.snapshot))
             if let waiter { inFlight.waiters[waiter.id] = waiter.continuation }
             state.inFlight = inFlight
             state.snapshot.fetchStatus = .fetching
@@ -363,7 +363,7 @@ package final class QueryCacheEntry: Sendable {
                     isRestored = true
                 }
                 // `.useIfFetchFails`: the callers get the stored value instead of the error.
-                let answer = state.persistence?.config.usagePolicy == .useIfFetchFails ? state.snapshot.data : nil
+                let answer = state.persistence?.value.config.usagePolicy == .useIfFetchFails ? state.snapshot.data : nil
                 return (Array(inFlight.waiters.values), answer.map { .success($0) } ?? .failure(error))
             }
         }
