@@ -154,14 +154,16 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
     /// Loads the page after the last (the first page when there is none). Joins a fetch in flight instead of
     /// starting another; does nothing more when `hasNextPage` is false.
     public func fetchNextPage() {
-        if storedData != nil, !loader.hasNextPage(storedData) { return }
+        let data = storedData
+        if data != nil, !loader.hasNextPage(data) { return }
         query.fetch(.next, reason: .manual, cancelsInFlight: false)
     }
 
     /// Loads the page before the first (the first page when there is none). Joins a fetch in flight instead of
     /// starting another; does nothing more when `hasPreviousPage` is false.
     public func fetchPreviousPage() {
-        if storedData != nil, !loader.hasPreviousPage(storedData) { return }
+        let data = storedData
+        if data != nil, !loader.hasPreviousPage(data) { return }
         query.fetch(.previous, reason: .manual, cancelsInFlight: false)
     }
 
