@@ -25,7 +25,6 @@ public final class Queries<Combined: Sendable>: Sendable {
     private struct State: Sendable {
         var members: [QueriesMemberHandle] = []
         var subscriptions: [QueryKey: Subscription] = [:]
-        var version: UInt64 = 0
         var memo: (version: UInt64, value: Combined)?
     }
 
@@ -33,7 +32,7 @@ public final class Queries<Combined: Sendable>: Sendable {
     public let client: QueryClient
     private let combine: @Sendable (QueriesResults) -> Combined
     private let locked = Locked(State())
-    private let publication = OrderedSubject<UInt64>(0)
+    private let counter = ChangeCounter()
     private let registrar = ObservationRegistrar()
 
     /// Makes parallel queries.
@@ -65,7 +64,7 @@ public final class Queries<Combined: Sendable>: Sendable {
 
     /// The combined result after every change of a member or of the list, starting with the current one.
     public var combinedPublisher: AnyPublisher<Combined, Never> {
-        publication.subject
+        counter.changes
             .compactMap { [weak self] _ in self?.currentCombined() }
             .eraseToAnyPublisher()
     }
@@ -111,23 +110,18 @@ public final class Queries<Combined: Sendable>: Sendable {
     }
 
     private func currentCombined() -> Combined {
-        let (version, memo, members) = locked.withLock { ($0.version, $0.memo, $0.members) }
+        let version = counter.version
+        let (memo, members) = locked.withLock { ($0.memo, $0.members) }
         if let memo, memo.version == version { return memo.value }
         let value = combine(makeResults(members))
-        locked.withLock { state in
-            if state.version == version { state.memo = (version, value) }
-        }
+        // Kept only if nothing changed meanwhile: a later change must recompute.
+        if counter.version == version { locked.withLock { $0.memo = (version, value) } }
         return value
     }
 
     private func memberChanged() {
-        let mustDrain = locked.withLock { state in
-            state.version += 1
-            return publication.enqueue(state.version)
-        }
-        if mustDrain { publication.drain() }
-        registrar.willSet(self, keyPath: \.combined)
-        registrar.didSet(self, keyPath: \.combined)
+        counter.bump()
+        registrar.notifyChange(of: self, at: \.combined)
     }
 }
 

@@ -111,8 +111,7 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
     }
 
     private func notifyObservers() {
-        registrar.willSet(self, keyPath: \.snapshot)
-        registrar.didSet(self, keyPath: \.snapshot)
+        registrar.notifyChange(of: self, at: \.snapshot)
     }
 }
 

@@ -196,8 +196,7 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
     }
 
     private func notifyObservers() {
-        registrar.willSet(self, keyPath: \.snapshot)
-        registrar.didSet(self, keyPath: \.snapshot)
+        registrar.notifyChange(of: self, at: \.snapshot)
     }
 }
 

@@ -45,7 +45,6 @@ public final class PaginatedQuery<
         var request: Request?
         var pages: [Page] = []
         var generation: UInt64 = 0
-        var version: UInt64 = 0
     }
 
     /// The key given at creation; each page's key is derived from it.
@@ -60,7 +59,7 @@ public final class PaginatedQuery<
     private let cacheConfig: QueryCacheConfig?
     private let fetcher: Fetcher
     private let locked = Locked(State())
-    private let publication = OrderedSubject<UInt64>(0)
+    private let counter = ChangeCounter()
     private let registrar = ObservationRegistrar()
 
     /// Makes a paginated query.
@@ -161,7 +160,7 @@ public final class PaginatedQuery<
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        publication.subject
+        counter.changes
             .compactMap { [weak self] _ in self.map { Self.state(of: $0.pages) } }
             .removeDuplicates { $0.isSame(as: $1) }
             .eraseToAnyPublisher()
@@ -247,13 +246,8 @@ public final class PaginatedQuery<
     }
 
     private func changed() {
-        let mustDrain = locked.withLock { state in
-            state.version += 1
-            return publication.enqueue(state.version)
-        }
-        if mustDrain { publication.drain() }
-        registrar.willSet(self, keyPath: \.state)
-        registrar.didSet(self, keyPath: \.state)
+        counter.bump()
+        registrar.notifyChange(of: self, at: \.state)
     }
 }
 

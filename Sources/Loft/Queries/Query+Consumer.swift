@@ -67,8 +67,7 @@ extension Query {
         }
 
         private func notifyObservers() {
-            registrar.willSet(self, keyPath: \.snapshot)
-            registrar.didSet(self, keyPath: \.snapshot)
+            registrar.notifyChange(of: self, at: \.snapshot)
         }
     }
 }

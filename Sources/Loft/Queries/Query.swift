@@ -319,8 +319,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     private func notifyObservers() {
-        registrar.willSet(self, keyPath: \.snapshot)
-        registrar.didSet(self, keyPath: \.snapshot)
+        registrar.notifyChange(of: self, at: \.snapshot)
     }
 }
 

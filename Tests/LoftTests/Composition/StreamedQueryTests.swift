@@ -47,20 +47,44 @@ final class StreamSource: Sendable {
     }
 }
 
+/// A streamed query of `"log"` on a fresh client, its source, and a consumer to await its states with.
+struct StreamFixture {
+    let harness = Harness()
+    let source = StreamSource()
+    let log: StreamedQuery<String>
+    let consumer: Query<Void, [String]>.Consumer
+
+    /// Opens the stream and returns once it is open.
+    static func opened() async -> StreamFixture {
+        let fixture = StreamFixture()
+        await fixture.source.waitUntilOpened(1)
+        return fixture
+    }
+
+    init() {
+        let source = source
+        log = StreamedQuery<String>(
+            key: "log", behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client
+        ) { source.open() }
+        consumer = Query<Void, [String]>.Consumer(key: "log", client: harness.client)
+    }
+
+    /// Sends `element` on stream `stream` and returns once the query shows it last.
+    func send(_ element: String, on stream: Int) async {
+        source.send(element, on: stream)
+        _ = await consumer.firstState { $0.value?.last == element }
+    }
+}
+
 @Suite struct StreamedQueryTests {
     @Test("elements accumulate in order; the fetch ends when the stream finishes")
     func accumulates() async {
-        let harness = Harness()
-        let source = StreamSource()
-        let log = StreamedQuery<String>(
-            key: "log", behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client
-        ) { source.open() }
+        let fixture = StreamFixture()
+        let (harness, source, log) = (fixture.harness, fixture.source, fixture.log)
         #expect(log.state.isLoading)
         await source.waitUntilOpened(1)
-        let consumer = Query<Void, [String]>.Consumer(key: "log", client: harness.client)
         for line in ["a", "b", "c"] {
-            source.send(line, on: 0)
-            _ = await consumer.firstState { $0.value?.last == line }
+            await fixture.send(line, on: 0)
         }
         #expect(log.state.value == ["a", "b", "c"])
         #expect(log.snapshot.isFetching)
@@ -72,20 +96,13 @@ final class StreamSource: Sendable {
 
     @Test("refetch restarts the stream; the old elements stay until the new stream's first")
     func refetchRestarts() async {
-        let harness = Harness()
-        let source = StreamSource()
-        let log = StreamedQuery<String>(
-            key: "log", behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client
-        ) { source.open() }
-        let consumer = Query<Void, [String]>.Consumer(key: "log", client: harness.client)
-        await source.waitUntilOpened(1)
-        source.send("old", on: 0)
-        _ = await consumer.firstState { $0.value == ["old"] }
+        let fixture = await StreamFixture.opened()
+        let (harness, source, log) = (fixture.harness, fixture.source, fixture.log)
+        await fixture.send("old", on: 0)
         log.refetch()
         #expect(log.state.value == ["old"])
         await source.waitUntilOpened(2)
-        source.send("new", on: 1)
-        _ = await consumer.firstState { $0.value == ["new"] }
+        await fixture.send("new", on: 1)
         source.send("newer", on: 1)
         source.finish(1)
         await harness.client.waitUntilIdle()
@@ -95,15 +112,9 @@ final class StreamSource: Sendable {
 
     @Test("a stream that throws keeps its elements and exposes the error; cancel keeps them too")
     func failureKeepsElements() async {
-        let harness = Harness()
-        let source = StreamSource()
-        let log = StreamedQuery<String>(
-            key: "log", behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client
-        ) { source.open() }
-        let consumer = Query<Void, [String]>.Consumer(key: "log", client: harness.client)
-        await source.waitUntilOpened(1)
-        source.send("a", on: 0)
-        _ = await consumer.firstState { $0.value == ["a"] }
+        let fixture = await StreamFixture.opened()
+        let (harness, source, log) = (fixture.harness, fixture.source, fixture.log)
+        await fixture.send("a", on: 0)
         source.finish(0, throwing: APIError.offline)
         await harness.client.waitUntilIdle()
         #expect(log.state.value == ["a"])
@@ -111,8 +122,7 @@ final class StreamSource: Sendable {
 
         log.refetch()
         await source.waitUntilOpened(2)
-        source.send("b", on: 1)
-        _ = await consumer.firstState { $0.value == ["b"] }
+        await fixture.send("b", on: 1)
         log.cancel()
         await harness.client.waitUntilIdle()
         #expect(log.state.value == ["b"])
