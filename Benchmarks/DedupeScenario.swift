@@ -4,8 +4,8 @@ import Signals
 import Synchronization
 
 /// (e) 10,000 concurrent `fetchQuery` callers on one key, all arriving while its fetch is in flight (the fetcher
-/// waits until every caller is waiting, then answers): exactly one fetcher call, and every caller gets its
-/// value. Time per caller, against the bare pattern: 10,000 tasks parked on a latch (a locked list of
+/// waits until every caller has made its call, then answers; a caller that reaches the entry after the answer
+/// gets the fresh value from the cache): exactly one fetcher call, and every caller gets its value. Time per caller, against the bare pattern: 10,000 tasks parked on a latch (a locked list of
 /// continuations) that the last one opens.
 func dedupeScenario(_ settings: Settings) -> Row {
     let callers = 10_000
@@ -15,15 +15,18 @@ func dedupeScenario(_ settings: Settings) -> Row {
         let client = QueryClient()
         let key = QueryKey("dedupe", round)
         let fetcherCalls = SharedCounter()
+        let arrivals = Arrivals(expected: callers)
         let elapsed = runBlocking {
             let start = ContinuousClock.now
             let tasks = (0..<callers).map { _ in
                 Task {
-                    (try? await client.fetchQuery(key) {
-                        fetcherCalls.increment()
-                        await client.existingEntry(for: key)?.waitForWaiters(callers)
-                        return 42
-                    }) ?? -1
+                    arrivals.arrive()
+                    return
+                        (try? await client.fetchQuery(key, staleTime: .infinity) {
+                            fetcherCalls.increment()
+                            await arrivals.waitForAll()
+                            return 42
+                        }) ?? -1
                 }
             }
             var values: [Int] = []
@@ -97,4 +100,40 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     done.wait()
     guard let value = result.withLock({ $0 }) else { preconditionFailure("runBlocking: the body produced nothing") }
     return value
+}
+
+/// Counts callers as they make their call; `waitForAll()` returns once every expected caller has.
+final class Arrivals: Sendable {
+    private struct State {
+        var arrived = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+    private let expected: Int
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func arrive() {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.arrived += 1
+            guard state.arrived >= expected else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    func waitForAll() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isDone = state.withLock { state -> Bool in
+                guard state.arrived < expected else { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if isDone { continuation.resume() }
+        }
+    }
 }

@@ -5,7 +5,7 @@ let mutationStep = TourStep(title: "A mutation creates a user and invalidates th
     var lines = ["mutation: \(CreateUserRenderer().view(for: createUser.state))"]
     do {
         _ = try await createUser.mutate("Linus")
-        tour.client.invalidateQueries("users")
+        await tour.client.invalidateQueries("users")
         let snapshot = await settled(tour.users)
         lines.append("mutation: \(CreateUserRenderer().view(for: createUser.state))")
         lines.append("list after invalidation: \(UsersRenderer().view(for: snapshot))")

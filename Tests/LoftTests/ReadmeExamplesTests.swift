@@ -69,7 +69,7 @@ let api = ExampleAPI()
         let profiles = try await client.fetchQuery("profiles") { try await api.profiles() }
         client.setQueryData(Profile(id: 7, name: "Grace"), for: ["profile", 7])
         let cached = try client.getQueryData(["profile", 7], as: Profile.self)
-        client.invalidateQueries("profile")
+        await client.invalidateQueries("profile")
         client.setQueriesData(matching: "profile", as: Profile.self) { profile in
             Profile(id: profile.id, name: profile.name.uppercased())
         }

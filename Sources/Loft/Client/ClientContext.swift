@@ -1,19 +1,20 @@
-/// What every cache entry of one client shares: the clock, the task tracker, the event stream, and the way
-/// back to the client to be collected. It holds the client weakly, so entries never keep their client alive.
+/// What every cache entry of one client shares: the clock and its timer queue, the task tracker, focus and
+/// network, the event stream, and the way back to the client to be collected. It holds the client weakly, so
+/// entries never keep their client alive.
 package final class ClientContext: Sendable {
     package let scheduler: any Scheduler
+    package let timers: TimerQueue
     package let tracker: WorkTracker
+    package let environment: ClientEnvironment
     package let events: PassthroughSubject<QueryCacheEvent, Never>
-    /// The `gcTime` of an entry that no observer gave one (a prefetch, `setQueryData`).
-    package let defaultGCTime: Duration
     private let collector: Locked<(@Sendable (QueryCacheEntry) -> Void)?>
 
     package init(
-        scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>,
-        defaultGCTime: Duration
+        scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>
     ) {
         self.scheduler = scheduler
-        self.defaultGCTime = defaultGCTime
+        self.timers = TimerQueue(scheduler: scheduler)
+        self.environment = ClientEnvironment()
         self.tracker = tracker
         self.events = events
         self.collector = Locked(nil)

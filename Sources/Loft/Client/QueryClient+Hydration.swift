@@ -53,7 +53,8 @@ extension QueryClient {
         for query in state.queries {
             let value = HydratedValue(json: Data(query.json.utf8), type: query.type)
             let isStored = entry(for: query.key).setData(
-                value, updatedAt: query.dataUpdatedAt, structuralSharing: false, onlyIfNewer: true)
+                value, updatedAt: query.dataUpdatedAt, mode: .ifNewer, structuralSharing: false
+            ).isStored
             if isStored { restored.append(query.key) }
         }
         return restored

@@ -12,18 +12,23 @@ import Dispatch
 /// **Behavior**
 /// - All time (freshness, garbage collection, retries, polling) is read from `scheduler`; a test passes a
 ///   `TestScheduler` and advances it.
-/// - Bulk operations (invalidate, refetch, remove, reset, cancel, isFetching) take a key prefix and `exact:`;
-///   they find the matching entries through a prefix index, never by scanning every key.
+/// - Bulk operations (invalidate, refetch, remove, reset, cancel, isFetching) take a key prefix, `exact:` and
+///   a `QueryFilter`; they find the matching entries through a prefix index, never by scanning every key.
+/// - `setFocused(_:)` and `setOnline(_:)` drive the focus and reconnect triggers and resume paused fetches.
 /// - `events` reports every entry added, updated or removed and every fetch started or finished, with why.
 /// - Thread-safe; no lock is held while a fetcher, an observer or a subscriber runs.
 public final class QueryClient: Sendable {
     /// The client used by queries created without `client:`. Tests make their own.
     public static let shared = QueryClient()
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var entries: [QueryKey: QueryCacheEntry] = [:]
         var index = KeyIndex()
         var runningMutations = 0
+        /// Defaults by key prefix (`setQueryDefaults`).
+        var prefixDefaults: [QueryKey: QueryDefaults] = [:]
+        /// Observers of removed entries, to be moved to the next entry of their key when one is made.
+        var orphans: [QueryKey: [@Sendable (QueryCacheEntry) -> Void]] = [:]
     }
 
     /// The options every query of this client starts from.
@@ -47,7 +52,7 @@ public final class QueryClient: Sendable {
     public var cacheConfig: QueryCacheConfig {
         explicitCacheConfig ?? QueryPersistenceDefaults.config
     }
-    private let state = Locked(State())
+    let state = Locked(State())
     package let context: ClientContext
 
     /// Makes a client.
@@ -59,12 +64,16 @@ public final class QueryClient: Sendable {
     ///   - defaults: the options every query starts from (TanStack Query's defaults).
     ///   - scheduler: the clock and timers (default: a real-time dispatch queue).
     ///   - deliveryScheduler: where queries deliver state changes (default: immediately).
+    ///   - isFocused: whether the app starts focused (default true); see `setFocused(_:)`.
+    ///   - isOnline: whether the network starts online (default true); see `setOnline(_:)`.
     public init(
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,
         defaults: QueryDefaults = QueryDefaults(),
         scheduler: any Scheduler = DispatchQueue(label: "loft.client.timers"),
-        deliveryScheduler: any Scheduler = ImmediateScheduler.shared
+        deliveryScheduler: any Scheduler = ImmediateScheduler.shared,
+        isFocused: Bool = true,
+        isOnline: Bool = true
     ) {
         self.defaults = defaults
         self.scheduler = scheduler
@@ -72,8 +81,12 @@ public final class QueryClient: Sendable {
         explicitCache = cache
         explicitCacheConfig = cacheConfig
         context = ClientContext(
-            scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject(), defaultGCTime: defaults.gcTime)
+            scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
         context.setCollector { [weak self] entry in self?.collect(entry) }
+        context.environment.update { conditions in
+            conditions.isFocused = isFocused
+            conditions.isOnline = isOnline
+        }
     }
 
     /// Every change of this client's cache, for devtools, loggers and tests.
@@ -83,17 +96,31 @@ public final class QueryClient: Sendable {
 
     // MARK: - Entries
 
-    /// The entry of `key`, created (and announced) when missing.
+    /// The entry of `key`, created (and announced) when missing. The observers of a removed entry of `key`
+    /// move to a new one.
     package func entry(for key: QueryKey) -> QueryCacheEntry {
-        let (entry, isNew) = state.withLock { state -> (QueryCacheEntry, Bool) in
-            if let existing = state.entries[key] { return (existing, false) }
-            let entry = QueryCacheEntry(key: key, context: context)
+        let (entry, isNew, orphans) = state.withLock {
+            state -> (QueryCacheEntry, Bool, [@Sendable (QueryCacheEntry) -> Void]) in
+            if let existing = state.entries[key] { return (existing, false, []) }
+            let defaults = state.defaults(for: key, fallback: defaults)
+            let entry = QueryCacheEntry(key: key, context: context, defaults: defaults)
             state.entries[key] = entry
             state.index.insert(key)
-            return (entry, true)
+            return (entry, true, state.orphans.removeValue(forKey: key) ?? [])
         }
         if isNew { context.events.send(.added(key)) }
+        for adopt in orphans { adopt(entry) }
         return entry
+    }
+
+    /// Calls `adopt` with the next entry made for `key` (an observer of a removed entry follows its key).
+    package func whenEntryIsMade(for key: QueryKey, _ adopt: @escaping @Sendable (QueryCacheEntry) -> Void) {
+        let existing = state.withLock { state -> QueryCacheEntry? in
+            if let existing = state.entries[key] { return existing }
+            state.orphans[key, default: []].append(adopt)
+            return nil
+        }
+        if let existing { adopt(existing) }
     }
 
     /// The entry of `key` if there is one.
@@ -101,11 +128,16 @@ public final class QueryClient: Sendable {
         state.withLock { $0.entries[key] }
     }
 
-    /// The entries under `prefix` (or exactly `prefix`), found through the prefix index.
-    package func entries(matching prefix: QueryKey, exact: Bool) -> [QueryCacheEntry] {
-        state.withLock { state in
+    /// The entries under `prefix` (or exactly `prefix`) that pass `filter`, found through the prefix index.
+    package func entries(
+        matching prefix: QueryKey, exact: Bool, filter: QueryFilter = .all
+    ) -> [QueryCacheEntry] {
+        let found = state.withLock { state in
             state.index.keys(withPrefix: prefix, exact: exact).compactMap { state.entries[$0] }
         }
+        guard !filter.isTrivial else { return found }
+        let now = scheduler.now
+        return found.filter { filter.matches($0.info(at: now)) }
     }
 
     /// Every entry, for the inspector.
@@ -131,7 +163,8 @@ public final class QueryClient: Sendable {
         remove(entry)
     }
 
-    private func remove(_ entry: QueryCacheEntry) {
+    /// Removes `entry` from the cache: its fetch is cancelled, and it is gone (the next use makes a new one).
+    func remove(_ entry: QueryCacheEntry) {
         let removed = state.withLock { state -> Bool in
             guard state.entries[entry.key] === entry else { return false }
             state.entries[entry.key] = nil
@@ -139,7 +172,7 @@ public final class QueryClient: Sendable {
             return true
         }
         guard removed else { return }
-        entry.markRemoved()
+        entry.send(.removed)
         context.events.send(.removed(entry.key))
     }
 
@@ -153,23 +186,25 @@ public final class QueryClient: Sendable {
         return try cast(data, to: T.self, key: key)
     }
 
-    /// Stores `value` as the fresh data of `key` (created if missing); observers are notified unless the value
-    /// equals the old one.
-    public func setQueryData<T: Sendable>(_ value: T, for key: QueryKey) {
-        entry(for: key).setData(value, updatedAt: scheduler.now, structuralSharing: defaults.structuralSharing)
+    /// Stores `value` as the data of `key` (created if missing), fetched at `updatedAt` (default: now, so it
+    /// is fresh for `staleTime` from now); observers are notified unless the value equals the old one. Data
+    /// written while a fetch runs stays if that fetch is cancelled.
+    public func setQueryData<T: Sendable>(_ value: T, for key: QueryKey, updatedAt: SchedulerInstant? = nil) {
+        entry(for: key).setData(
+            value, updatedAt: updatedAt ?? scheduler.now, structuralSharing: defaults(for: key).structuralSharing)
     }
 
-    /// Replaces the data of `key` with `updater(old)`; a nil result leaves it unchanged.
+    /// Replaces the data of `key` with `updater(old)` atomically: when another write lands while the updater
+    /// runs, it runs again on the new data, so no update is lost. A nil result leaves the data unchanged.
     ///
-    /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
-    public func setQueryData<T: Sendable>(for key: QueryKey, updater: (T?) -> T?) throws {
-        let old: T? = try getQueryData(key)
-        guard let new = updater(old) else { return }
-        setQueryData(new, for: key)
+    /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`, or what `updater` throws.
+    public func setQueryData<T: Sendable>(for key: QueryKey, updater: (T?) throws -> T?) throws {
+        _ = try entry(for: key).update(
+            at: scheduler.now, structuralSharing: defaults(for: key).structuralSharing, updater)
     }
 
     /// Applies `updater` to the data of every entry under `prefix` that holds a `T`: update one entity wherever
-    /// it is cached (its detail, and each list that contains it).
+    /// it is cached (its detail, and each list that contains it). Each entry is updated atomically.
     ///
     /// - Returns: the keys whose data changed.
     @discardableResult
@@ -178,150 +213,21 @@ public final class QueryClient: Sendable {
     ) -> [QueryKey] {
         let now = scheduler.now
         return entries(matching: prefix, exact: exact).compactMap { entry in
-            guard let old = entry.snapshot.data as? T else { return nil }
-            let changed = entry.setData(updater(old), updatedAt: now, structuralSharing: defaults.structuralSharing)
-            return changed ? entry.key : nil
+            guard entry.data is T else { return nil }
+            let changed = try? entry.update(at: now, structuralSharing: defaults(for: entry.key).structuralSharing) {
+                (old: T?) in old.map(updater)
+            }
+            return changed == true ? entry.key : nil
         }
     }
 
-    /// The typed snapshot of `key`: data, error, statuses, times, staleness (with the client's `staleTime`).
+    /// The typed snapshot of `key`: data, error, statuses, times, staleness (with the `staleTime` of the
+    /// defaults that apply to `key`).
     ///
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
     public func snapshot<T: Sendable>(for key: QueryKey, as type: T.Type = T.self) throws -> QuerySnapshot<T> {
         let entry = existingEntry(for: key)?.snapshot ?? EntrySnapshot()
-        return try QuerySnapshot(key: key, entry: entry, staleTime: defaults.staleTime, now: scheduler.now)
-    }
-
-    // MARK: - Fetching
-
-    /// Returns the data of `key`: the cached value when fresh, else the result of a fetch (joining one in
-    /// flight).
-    ///
-    /// - Parameters:
-    ///   - staleTime: how old cached data may be (default: the client's, 0).
-    ///   - retry: the retry policy of this fetch (default: the client's).
-    ///   - fetcher: produces the value.
-    /// - Throws: the fetcher's error once retries are exhausted, `QueryError.cancelled`, or
-    ///   `QueryError.typeMismatch` when the cached value is not a `T`.
-    public func fetchQuery<T: Sendable>(
-        _ key: QueryKey,
-        staleTime: Duration? = nil,
-        retry: RetryPolicy? = nil,
-        fetcher: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        try await fetch(key, staleTime: staleTime, retry: retry, reason: .manual, fetcher: fetcher)
-    }
-
-    /// Fetches `key` into the cache unless fresh data is there; never throws (a failure is in the snapshot).
-    public func prefetchQuery<T: Sendable>(
-        _ key: QueryKey,
-        staleTime: Duration? = nil,
-        retry: RetryPolicy? = nil,
-        fetcher: @escaping @Sendable () async throws -> T
-    ) async {
-        _ = try? await fetch(key, staleTime: staleTime, retry: retry, reason: .prefetch, fetcher: fetcher)
-    }
-
-    /// Returns the cached data of `key` whatever its age, fetching only when there is none.
-    ///
-    /// - Throws: as `fetchQuery`.
-    public func ensureQueryData<T: Sendable>(
-        _ key: QueryKey,
-        retry: RetryPolicy? = nil,
-        fetcher: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        if let cached: T = try getQueryData(key) { return cached }
-        return try await fetch(key, staleTime: nil, retry: retry, reason: .prefetch, fetcher: fetcher)
-    }
-
-    private func fetch<T: Sendable>(
-        _ key: QueryKey,
-        staleTime: Duration?,
-        retry: RetryPolicy?,
-        reason: FetchReason,
-        fetcher: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        let entry = entry(for: key)
-        if let persistence = persistence(for: T.self, key: key) {
-            entry.adoptPersistence(persistence)
-            entry.restoreFromPersistence()
-        }
-        let snapshot = entry.snapshot
-        if let data = snapshot.data, !snapshot.isStale(at: scheduler.now, staleTime: staleTime ?? defaults.staleTime) {
-            return try cast(data, to: T.self, key: key)
-        }
-        let request = FetchRequest(
-            fetch: { try await fetcher() },
-            retry: retry ?? defaults.retry,
-            structuralSharing: defaults.structuralSharing,
-            reason: snapshot.data == nil && reason == .manual ? .firstUse : reason,
-            cancelsInFlight: false
-        )
-        return try cast(try await entry.fetchValue(request), to: T.self, key: key)
-    }
-
-    // MARK: - Bulk operations
-
-    /// Marks every entry under `prefix` stale and refetches those that `refetchType` names (default: the ones
-    /// with an enabled observer).
-    public func invalidateQueries(_ prefix: QueryKey, exact: Bool = false, refetchType: RefetchType = .active) {
-        for entry in entries(matching: prefix, exact: exact) {
-            let isActive = entry.invalidate()
-            switch (refetchType, isActive) {
-            case (.active, true), (.all, true):
-                entry.refetch(reason: .invalidation, includingInactive: false)
-            case (.inactive, false), (.all, false):
-                entry.refetch(reason: .invalidation, includingInactive: true)
-            default:
-                break
-            }
-        }
-    }
-
-    /// Refetches every entry under `prefix` that has an enabled observer (or, with `includingInactive`, also
-    /// the others that were fetched before).
-    public func refetchQueries(_ prefix: QueryKey, exact: Bool = false, includingInactive: Bool = false) {
-        for entry in entries(matching: prefix, exact: exact) {
-            entry.refetch(reason: .manual, includingInactive: includingInactive)
-        }
-    }
-
-    /// Removes every entry under `prefix` from the cache (a fetch in flight is cancelled). Observers see
-    /// nothing more from the removed entry.
-    public func removeQueries(_ prefix: QueryKey, exact: Bool = false) {
-        for entry in entries(matching: prefix, exact: exact) {
-            entry.cancelFetch()
-            remove(entry)
-        }
-    }
-
-    /// Puts every entry under `prefix` back to its initial state (no data, no error), then refetches the
-    /// active ones.
-    public func resetQueries(_ prefix: QueryKey, exact: Bool = false) {
-        for entry in entries(matching: prefix, exact: exact) {
-            entry.reset()
-            entry.refetch(reason: .manual, includingInactive: false)
-        }
-    }
-
-    /// Cancels the fetches in flight under `prefix`; each entry goes back to its state from before the fetch.
-    public func cancelQueries(_ prefix: QueryKey, exact: Bool = false) {
-        for entry in entries(matching: prefix, exact: exact) {
-            entry.cancelFetch()
-        }
-    }
-
-    /// How many entries under `prefix` have a fetch in flight.
-    public func isFetching(_ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false) -> Int {
-        entries(matching: prefix, exact: exact).filter(\.isFetching).count
-    }
-
-    /// Refetches the observers of every entry under `prefix` with `request` instead of their last one (a
-    /// mutation's `.newData(request)`); observers whose request type differs are left alone.
-    public func refetchQueries(_ prefix: QueryKey, exact: Bool = false, withRequest request: any Sendable) {
-        for entry in entries(matching: prefix, exact: exact) {
-            entry.refetch(withRequest: request)
-        }
+        return try QuerySnapshot(key: key, entry: entry, staleTime: defaults(for: key).staleTime, now: scheduler.now)
     }
 
     /// How many mutations of this client are running.
@@ -342,8 +248,8 @@ public final class QueryClient: Sendable {
         removeQueries(QueryKey(parts: []))
     }
 
-    /// Returns once no fetch or other tracked work is running (retries waiting on the scheduler do not count).
-    /// Tests use it as a barrier instead of sleeping.
+    /// Returns once no fetch or other tracked work is running (retries waiting on the scheduler and fetches
+    /// paused for the network do not count). Tests use it as a barrier instead of sleeping.
     public func waitUntilIdle() async {
         await context.tracker.waitUntilIdle()
     }

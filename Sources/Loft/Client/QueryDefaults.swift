@@ -1,9 +1,10 @@
-/// The options every query of a client starts from; a query's own `QueryOptions` override them.
+/// The options every query of a client starts from (or, with `QueryClient.setQueryDefaults(_:for:)`, every
+/// query under a key prefix); a query's own `QueryOptions` override them.
 public struct QueryDefaults: Sendable {
     /// How long data stays fresh after it was fetched. Default 0: stale at once, refetched on the next trigger.
-    public var staleTime: Duration
+    public var staleTime: StaleTime
     /// How long an unused entry stays cached after its last observer left. Default 300 s.
-    public var gcTime: Duration
+    public var gcTime: GCTime
     /// When failed fetches are retried. Default: 3 retries, 1 s doubling, capped at 30 s.
     public var retry: RetryPolicy
     /// Whether an `Equatable` value equal to the old one keeps the old one and notifies nobody. Default true.
@@ -14,16 +15,19 @@ public struct QueryDefaults: Sendable {
     public var refetchOnFocus: RefetchTrigger
     /// Whether the network coming back refetches stale data. Default `.ifStale`.
     public var refetchOnReconnect: RefetchTrigger
+    /// When fetches may run, given the network. Default `.online`: paused while offline.
+    public var networkMode: NetworkMode
 
     /// Makes defaults; every argument has TanStack Query's default.
     public init(
-        staleTime: Duration = .zero,
-        gcTime: Duration = .seconds(300),
+        staleTime: StaleTime = .zero,
+        gcTime: GCTime = .seconds(300),
         retry: RetryPolicy = .default,
         structuralSharing: Bool = true,
         refetchOnAppear: RefetchTrigger = .ifStale,
         refetchOnFocus: RefetchTrigger = .ifStale,
-        refetchOnReconnect: RefetchTrigger = .ifStale
+        refetchOnReconnect: RefetchTrigger = .ifStale,
+        networkMode: NetworkMode = .online
     ) {
         self.staleTime = staleTime
         self.gcTime = gcTime
@@ -32,6 +36,7 @@ public struct QueryDefaults: Sendable {
         self.refetchOnAppear = refetchOnAppear
         self.refetchOnFocus = refetchOnFocus
         self.refetchOnReconnect = refetchOnReconnect
+        self.networkMode = networkMode
     }
 }
 
@@ -54,11 +59,12 @@ public enum RefetchTrigger: Sendable, Hashable {
     }
 }
 
-/// Which entries an invalidation refetches (all matching entries are marked stale either way).
+/// Which entries an invalidation refetches (all matching entries are marked stale either way). A disabled
+/// entry (every observer disabled, or never fetched) is never refetched.
 public enum RefetchType: Sendable, Hashable {
     /// Entries with an enabled observer (the default).
     case active
-    /// Entries without one.
+    /// Entries without one that were fetched before (with their last request).
     case inactive
     /// Both.
     case all

@@ -102,12 +102,10 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
         stop()
     }
 
-    /// Cancels the stream in flight, keeping its elements (a plain cancel would restore the state from before
-    /// the stream opened).
+    /// Cancels the stream in flight, keeping its elements: they were written during the fetch, and a cancel
+    /// keeps data written meanwhile.
     private func stop() {
-        let elements = try? query.client.getQueryData(query.key, as: [Element].self)
         query.cancel()
-        if let elements { query.client.setQueryData(elements, for: query.key) }
     }
 
     private func notifyObservers() {

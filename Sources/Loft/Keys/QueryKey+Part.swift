@@ -38,6 +38,15 @@ extension QueryKey {
     }
 }
 
+extension QueryKey.Part {
+    /// Whether this part, in a filter, matches `other`: equal parts do, and a dictionary covers a dictionary
+    /// that holds the same pairs (each covering in turn) and more.
+    public func covers(_ other: QueryKey.Part) -> Bool {
+        guard case .dictionary(let filter) = self, case .dictionary(let pairs) = other else { return self == other }
+        return filter.allSatisfy { name, value in pairs[name].map { value.covers($0) } ?? false }
+    }
+}
+
 extension QueryKey.Part: ExpressibleByStringLiteral {
     /// A string part from a literal.
     public init(stringLiteral value: String) {

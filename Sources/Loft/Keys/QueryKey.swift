@@ -52,9 +52,11 @@ public struct QueryKey: Sendable, Hashable, Codable, CustomStringConvertible {
         QueryKey(parts: parts + suffix.parts)
     }
 
-    /// Whether `prefix`'s parts are the first parts of this key (a key is a prefix of itself).
+    /// Whether `prefix`'s parts are the first parts of this key (a key is a prefix of itself). As in every
+    /// filter, a dictionary part of `prefix` covers one that holds the same pairs and more:
+    /// `["todos", ["status": "done"]]` is a prefix of `["todos", ["status": "done", "page": 1]]`.
     public func hasPrefix(_ prefix: QueryKey) -> Bool {
-        prefix.parts.count <= parts.count && zip(prefix.parts, parts).allSatisfy { $0 == $1 }
+        prefix.parts.count <= parts.count && zip(prefix.parts, parts).allSatisfy { $0.covers($1) }
     }
 
     /// The parts joined by `/`: `users/42`, `issues/{page:2,status:open}`.

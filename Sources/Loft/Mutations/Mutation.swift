@@ -122,18 +122,19 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         }
     }
 
+    /// One call through the client's retryer (the one queries use): back-off on the client's timer queue.
+    /// Mutations run whatever the network and the focus until offline mutations exist.
     private func attempt(_ request: Request) async throws -> Response {
-        var failures = 0
-        while true {
-            do {
-                return try await fetcher(request)
-            } catch {
-                failures += 1
-                guard !Task.isCancelled, let delay = options.retry.delayBeforeRetry(failures, error) else {
-                    throw error
-                }
-                try await client.context.tracker.sleep(for: delay, on: client.scheduler)
-            }
+        let retryer = Retryer(
+            policy: options.retry, networkMode: .always, pausesWhenUnfocused: false, context: client.context)
+        let fetcher = fetcher
+        switch await retryer.run(Retryer.Hooks(), { try await fetcher(request) }) {
+        case .success(let value):
+            return try cast(value, to: Response.self, key: "mutation")
+        case .failure(let error, _):
+            throw error
+        case .cancelled:
+            throw CancellationError()
         }
     }
 

@@ -27,7 +27,7 @@ public struct QueryInvalidator: Sendable {
         case .lastData:
             client.invalidateQueries(key)
         case .newData(let request):
-            for entry in client.entries(matching: key, exact: false) { _ = entry.invalidate() }
+            client.invalidateQueries(key, refetchType: .none)
             client.refetchQueries(key, withRequest: request)
         }
     }

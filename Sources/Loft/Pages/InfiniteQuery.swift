@@ -156,7 +156,7 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
     public func fetchNextPage() {
         let data = storedData
         if data != nil, !loader.hasNextPage(data) { return }
-        query.fetch(.next, reason: .manual, cancelsInFlight: false)
+        query.fetch(.next, reason: .manual, intent: .trigger)
     }
 
     /// Loads the page before the first (the first page when there is none). Joins a fetch in flight instead of
@@ -164,7 +164,7 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
     public func fetchPreviousPage() {
         let data = storedData
         if data != nil, !loader.hasPreviousPage(data) { return }
-        query.fetch(.previous, reason: .manual, cancelsInFlight: false)
+        query.fetch(.previous, reason: .manual, intent: .trigger)
     }
 
     /// Refetches every loaded page in order (the first page when there is none); cancels a page fetch in

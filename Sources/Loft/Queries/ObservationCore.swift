@@ -22,10 +22,13 @@ final class ObservationCore: Sendable {
         var hasBeenRead = false
         var typedListener: (@Sendable () -> Void)?
         var onChange: (@Sendable () -> Void)?
+        /// Makes what the entry's state machine knows of this observer, for a key.
+        var makeObserver: (@Sendable (QueryKey) -> EntryObserver)?
+        /// Waiting for the next entry of the key after the current one was removed.
+        var isOrphaned = false
     }
 
     let client: QueryClient
-    let gcTime: Duration
     private let state: Locked<State>
     /// Bumped on every change of the entry (or of which entry), so that a typed view knows whether its cache is
     /// current. Atomic so that a change reaching an observer nobody listens to takes no lock.
@@ -33,10 +36,28 @@ final class ObservationCore: Sendable {
     /// Whether a change must be told to someone (a typed publisher, or an observation registrar after a read).
     private let wantsNotifications = Atomic<Bool>(false)
 
-    init(client: QueryClient, key: QueryKey, gcTime: Duration) {
+    init(client: QueryClient, key: QueryKey) {
         self.client = client
-        self.gcTime = gcTime
         state = Locked(State(key: key))
+    }
+
+    /// Sets how the observer record of a key is made (its options may depend on the key's defaults).
+    func setObserverFactory(_ make: @escaping @Sendable (QueryKey) -> EntryObserver) {
+        state.withLock { $0.makeObserver = make }
+    }
+
+    /// Tells the entry observed that this observer's options changed.
+    func refreshObserver() {
+        let (attachment, make) = state.withLock { ($0.attachment, $0.makeObserver) }
+        guard let attachment, let make else { return }
+        attachment.entry.setObserver(attachment.observerID, make(attachment.entry.key))
+        version.add(1, ordering: .releasing)
+        notify()
+    }
+
+    /// The id of this observer in the entry it observes.
+    var observerID: UInt64? {
+        state.withLock { $0.attachment?.observerID }
     }
 
     /// What a typed view is derived from.
@@ -84,13 +105,14 @@ final class ObservationCore: Sendable {
         wantsNotifications.store(true, ordering: .releasing)
     }
 
-    /// Observes the entry of `key` (leaving the previous one); returns it.
+    /// Observes the entry of `key` (leaving the previous one, or a removed one of the same key); returns it.
     @discardableResult
-    func attach(to key: QueryKey, as observer: QueryCacheEntry.Observer) -> QueryCacheEntry {
-        if let current = entry, current.key == key { return current }
+    func attach(to key: QueryKey) -> QueryCacheEntry {
+        if let current = entry, current.key == key, !current.isRemoved { return current }
         detach()
         let entry = client.entry(for: key)
-        let observerID = entry.addObserver(observer, gcTime: gcTime)
+        guard let make = state.withLock({ $0.makeObserver }) else { return entry }
+        let observerID = entry.addObserver(make(key))
         var changes = entry.changes.eraseToAnyPublisher()
         if !(client.deliveryScheduler is ImmediateScheduler) {
             changes = changes.receive(on: client.deliveryScheduler).eraseToAnyPublisher()
@@ -135,6 +157,7 @@ final class ObservationCore: Sendable {
 
     private func receive(from entry: QueryCacheEntry) {
         version.add(1, ordering: .releasing)
+        if entry.isRemoved { adoptNextEntry(after: entry) }
         guard wantsNotifications.load(ordering: .acquiring) else { return }
         let listeners = state.withLock {
             state -> (typed: (@Sendable () -> Void)?, onChange: (@Sendable () -> Void)?)? in
@@ -143,6 +166,24 @@ final class ObservationCore: Sendable {
         }
         listeners?.typed?()
         listeners?.onChange?()
+    }
+
+    /// The entry observed was removed: follow the key to the next entry made for it (by the next fetch).
+    private func adoptNextEntry(after removed: QueryCacheEntry) {
+        let key = state.withLock { state -> QueryKey? in
+            guard state.attachment?.entry === removed, !state.isOrphaned else { return nil }
+            state.isOrphaned = true
+            return state.key
+        }
+        guard let key else { return }
+        client.whenEntryIsMade(for: key) { [weak self] _ in
+            guard let self else { return }
+            let isStillOrphaned = state.withLock { state -> Bool in
+                defer { state.isOrphaned = false }
+                return state.attachment?.entry === removed
+            }
+            if isStillOrphaned { attach(to: key) }
+        }
     }
 
     private func notify() {

@@ -13,9 +13,10 @@ extension Query {
     /// - It shares the producer's state, never a copy: every change of the key's entry reaches it.
     /// - A consumer of a key that nobody fetched yet is `.idle`, and turns `.succeed` when someone does.
     /// - An invalidation of a key observed only by consumers refetches with the last request made for it.
-    /// - When released, it leaves the entry's observers.
+    /// - When released, it leaves the entry's observers. When the entry is removed, it follows the key to the
+    ///   next entry made for it.
     public final class Consumer: Sendable {
-        private let observation: QueryObservation<Response>
+        private let observation: QueryObservation<Response, Response>
         private let registrar = ObservationRegistrar()
 
         /// Observes `key`.
@@ -25,9 +26,9 @@ extension Query {
         ///   - options: `select`, placeholder data, `staleTime` (for `isStale`). Default: the client's.
         ///   - client: the cache. Default `QueryClient.shared`.
         public init(key: QueryKey, options: QueryOptions<Response> = QueryOptions(), client: QueryClient = .shared) {
-            observation = QueryObservation(client: client, options: options, key: key)
+            observation = QueryObservation(client: client, options: options, key: key) { $0 }
             observation.onChange { [weak self] in self?.notifyObservers() }
-            observation.attach(to: key, as: QueryCacheEntry.Observer(isEnabled: true, refetch: nil))
+            observation.attach(to: key)
         }
 
         deinit {

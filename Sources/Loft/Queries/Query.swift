@@ -20,7 +20,10 @@ import Observation
 ///   invalidation, polling) join it.
 /// - A failed refetch keeps the last good data in `state` (`.succeed(old)`); the error is in `snapshot`.
 /// - An `Equatable` value equal to the old one notifies nobody (structural sharing).
-/// - `enabled: false` stops every automatic fetch; `refetch` still fetches.
+/// - `enabled: false` stops every automatic fetch (appear, invalidation, focus, reconnect, polling, bulk
+///   refetches); `refetch` still fetches. `setEnabled(_:)` changes it on a live query.
+/// - Focus regained and network back refetch as `refetchOnFocus` and `refetchOnReconnect` say; polling pauses
+///   while unfocused unless `refetchIntervalInBackground`; offline, fetches pause as `networkMode` says.
 /// - Observable: SwiftUI re-renders from `state` and `snapshot` directly.
 /// - When released, the query leaves its cache entry (which may then be garbage-collected after `gcTime`)
 ///   and its polling stops. Its own subscriptions and timers do not keep it alive.
@@ -30,7 +33,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     private struct State: Sendable {
         var request: Request?
-        var pollTimer: (any Cancellable)?
+        var isPolling = false
         /// The input this query follows (`follow(_:request:)`), cancelled when the query goes.
         var input: Subscription?
     }
@@ -39,14 +42,13 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     public let baseKey: QueryKey
     /// The client whose cache holds the data.
     public let client: QueryClient
-    /// The options of this query.
-    public let options: QueryOptions<Response>
     /// The polling of this query.
     public let pollingBehavior: PollingBehavior
     private let keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)?
     private let fetcher: Fetcher
     private let persistence: EntryPersistence?
-    private let observation: QueryObservation<Response>
+    private let observation: QueryObservation<Response, Response>
+    private let pollTimer: TimerQueue.Key
     private let registrar = ObservationRegistrar()
     private let locked = Locked(State())
 
@@ -79,17 +81,24 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         self.baseKey = key
         self.keyAdapter = keyAdapter
         self.pollingBehavior = pollingBehavior
-        self.options = options
         self.client = client
         self.fetcher = fetcher
+        pollTimer = TimerQueue.Key(owner: client.context.timers.makeOwner(), kind: 0)
         persistence = client.persistence(for: Response.self, cache: cache, config: cacheConfig, key: key)
-        observation = QueryObservation(client: client, options: options, key: key)
+        observation = QueryObservation(client: client, options: options, key: key) { $0 }
+        observation.setCallbacks(
+            ObserverCallbacks(
+                refetch: { [weak self] reason in self?.triggeredFetch(reason) },
+                refetchWithRequest: { [weak self] request in
+                    guard let self, let request = request as? Request else { return false }
+                    refetch(request: request)
+                    return true
+                }))
         observation.onChange { [weak self] in self?.notifyObservers() }
         switch behavior {
         case .startImmediately(let request):
             locked.withLock { $0.request = request }
-            let entry = attach(to: self.key(for: request))
-            appear(entry, request: request)
+            appear(request)
         case .startWhenRequested:
             if keyAdapter == nil { attach(to: key) }
         }
@@ -120,8 +129,32 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     deinit {
-        locked.withLock { $0.pollTimer }?.cancel()
+        client.context.timers.cancel(pollTimer)
         observation.detach()
+    }
+
+    // MARK: - Options
+
+    /// The options of this query.
+    public var options: QueryOptions<Response> {
+        observation.options
+    }
+
+    /// Replaces the options of this live query: freshness, triggers, `select`, placeholder… take effect at
+    /// once, and a query enabled by the change fetches as if it appeared.
+    public func setOptions(_ options: QueryOptions<Response>) {
+        let wasEnabled = observation.options.enabled
+        observation.setOptions(options)
+        if options.enabled, !wasEnabled, let request = locked.withLock({ $0.request }) {
+            appear(request)
+        }
+    }
+
+    /// Enables or disables this live query (`QueryOptions.enabled`); enabling it fetches as if it appeared.
+    public func setEnabled(_ isEnabled: Bool) {
+        var options = options
+        options.enabled = isEnabled
+        setOptions(options)
     }
 
     // MARK: - State
@@ -169,7 +202,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// flight is cancelled and a new one started. Works even when the query is disabled.
     public func refetch(request: Request) {
         locked.withLock { $0.request = request }
-        fetch(request, reason: .manual, cancelsInFlight: true)
+        fetch(request, reason: .manual, intent: .explicit)
         startPolling()
     }
 
@@ -180,13 +213,9 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     public func value(for request: Request) async throws -> Response {
         locked.withLock { $0.request = request }
         let entry = attach(to: key(for: request))
-        let snapshot = entry.snapshot
-        if let data = snapshot.data as? Response,
-            !snapshot.isStale(at: client.scheduler.now, staleTime: observation.staleTime)
-        {
-            return data
-        }
-        let value = try await entry.fetchValue(fetchRequest(request, reason: .manual, cancelsInFlight: false))
+        let intent = FetchIntent.ifStale(observation.resolved.staleTime)
+        let value = try await entry.fetchValue(
+            fetchRequest(request, reason: .manual), intent, observer: observation.observerID)
         return try cast(value, to: Response.self, key: entry.key)
     }
 
@@ -208,46 +237,27 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     @discardableResult
     private func attach(to key: QueryKey) -> QueryCacheEntry {
-        let observer = QueryCacheEntry.Observer(
-            isEnabled: options.enabled,
-            refetch: { [weak self] reason in self?.triggeredFetch(reason) },
-            refetchWithRequest: { [weak self] request in
-                guard let self, let request = request as? Request else { return false }
-                refetch(request: request)
-                return true
-            }
-        )
-        let entry = observation.attach(to: key, as: observer)
-        if let persistence {
-            entry.adoptPersistence(persistence)
-            entry.restoreFromPersistence()
-        }
+        let entry = observation.attach(to: key)
+        if let persistence { entry.adoptPersistence(persistence) }
+        let options = observation.options
         if let initialData = options.initialData {
             entry.setData(
-                initialData, updatedAt: options.initialDataUpdatedAt ?? client.scheduler.now, onlyIfEmpty: true)
+                initialData, updatedAt: options.initialDataUpdatedAt ?? client.scheduler.now, mode: .ifMissing)
         }
         return entry
     }
 
-    /// The query appeared with `request`: fetch when there is no data, or when stale and `refetchOnAppear`
-    /// says so.
-    private func appear(_ entry: QueryCacheEntry, request: Request) {
-        guard options.enabled else { return }
-        let snapshot = entry.snapshot
-        let isStale = snapshot.isStale(at: client.scheduler.now, staleTime: observation.staleTime)
-        let trigger = options.refetchOnAppear ?? client.defaults.refetchOnAppear
-        let fetchesAfterRestoring = snapshot.isRestored && persistence?.config.usagePolicy == .useAndThenFetch
-        if snapshot.data == nil {
-            fetch(request, reason: .firstUse, cancelsInFlight: false)
-        } else if fetchesAfterRestoring || trigger.refetches(isStale: isStale) {
-            fetch(request, reason: .appear, cancelsInFlight: false)
-        }
+    /// The query appeared with `request`: the entry decides whether to fetch (no data; stale data and
+    /// `refetchOnAppear`; a restored value under `.useAndThenFetch`; never while disabled).
+    private func appear(_ request: Request) {
+        let resolved = observation.resolved
+        fetch(request, reason: .appear, intent: .appear(resolved.staleTime, resolved.refetchOnAppear))
         startPolling()
     }
 
     private func triggeredFetch(_ reason: FetchReason) {
-        guard options.enabled, let request = locked.withLock({ $0.request }) else { return }
-        fetch(request, reason: reason, cancelsInFlight: false)
+        guard let request = locked.withLock({ $0.request }) else { return }
+        fetch(request, reason: reason, intent: .trigger)
     }
 
     /// Makes this query depend on another one's data: each value of `input` gives the request to fetch with
@@ -272,7 +282,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         let subscription = input.sink { [weak self] value in
             guard let self, let next = request(value) else { return }
             locked.withLock { $0.request = next }
-            appear(attach(to: key(for: next)), request: next)
+            appear(next)
         }
         locked.withLock { $0.input = subscription }
     }
@@ -282,40 +292,50 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         locked.withLock { $0.request = request }
     }
 
-    /// Fetches `request` without making it the query's current request (an infinite query's page fetches).
-    package func fetch(_ request: Request, reason: FetchReason, cancelsInFlight: Bool) {
+    /// Fetches `request` without making it the query's current request (an infinite query's page fetches);
+    /// the entry decides, from `intent`, whether to start, join or replace a fetch.
+    package func fetch(_ request: Request, reason: FetchReason, intent: FetchIntent) {
         let entry = attach(to: key(for: request))
-        let reason = entry.snapshot.data == nil && reason == .manual ? .firstUse : reason
-        entry.beginFetch(fetchRequest(request, reason: reason, cancelsInFlight: cancelsInFlight))
+        entry.request(fetchRequest(request, reason: reason), intent, observer: observation.observerID)
     }
 
-    private func fetchRequest(_ request: Request, reason: FetchReason, cancelsInFlight: Bool) -> FetchRequest {
+    private func fetchRequest(_ request: Request, reason: FetchReason) -> FetchRequest {
         let fetcher = fetcher
+        let resolved = observation.resolved
         return FetchRequest(
             fetch: { try await fetcher(request) },
-            retry: options.retry ?? client.defaults.retry,
-            structuralSharing: options.structuralSharing ?? client.defaults.structuralSharing,
+            retry: resolved.retry,
+            networkMode: resolved.networkMode,
+            structuralSharing: resolved.structuralSharing,
             reason: reason,
-            cancelsInFlight: cancelsInFlight,
+            cancelsWhenUnobserved: resolved.cancelWhenUnobserved,
             meta: request
         )
     }
 
+    /// Starts the polling chain unless one runs: checked and set in one step, so concurrent refetches start
+    /// one chain.
     private func startPolling() {
         guard case .pollEvery(let interval) = pollingBehavior, interval > .zero else { return }
-        let isRunning = locked.withLock { $0.pollTimer != nil }
-        guard !isRunning else { return }
-        schedulePoll(after: interval)
+        let starts = locked.withLock { state -> Bool in
+            guard !state.isPolling else { return false }
+            state.isPolling = true
+            return true
+        }
+        if starts { schedulePoll(after: interval) }
     }
 
+    /// Polls on the client's timer queue; each tick asks the entry, which skips it while the query is disabled,
+    /// or unfocused without `refetchIntervalInBackground`.
     private func schedulePoll(after interval: Duration) {
-        let timer = client.scheduler.schedule(after: interval) { [weak self] in
+        client.context.timers.set(pollTimer, at: client.scheduler.now + interval) { [weak self] in
             guard let self else { return }
-            locked.withLock { $0.pollTimer = nil }
-            triggeredFetch(.interval)
+            if let request = locked.withLock({ $0.request }) {
+                let inBackground = observation.resolved.refetchIntervalInBackground
+                fetch(request, reason: .interval, intent: .interval(inBackground: inBackground))
+            }
             schedulePoll(after: interval)
         }
-        locked.withLock { $0.pollTimer = timer }
     }
 
     private func notifyObservers() {

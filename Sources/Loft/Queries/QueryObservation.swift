@@ -1,34 +1,85 @@
-/// The typed view of a cache entry that one `Query` or `Consumer` holds: `select` and placeholder data applied
-/// to the entry's state, computed when read and cached until the entry changes.
+/// The typed view of a cache entry that one query, consumer or selection holds: the entry's `Source` data
+/// through the query's `select` and a projection to `Value`, with placeholder data, computed when read and
+/// cached until the entry or the options change.
 ///
 /// It never copies the entry's state: every snapshot is derived from the entry's, so a query and a consumer
-/// of one key always agree.
-final class QueryObservation<Value: Sendable>: Sendable {
+/// of one key always agree. `select` and the projection run once per new data (per `dataVersion`), not per
+/// read, and not again when a refetch returns an equal value.
+final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     private struct State: Sendable {
-        /// The typed snapshot and the core version it was computed from.
-        var cached: (version: UInt64, snapshot: QuerySnapshot<Value>)?
+        var options: QueryOptions<Source>
+        /// The options resolved for the current key.
+        var resolved: ResolvedQueryOptions
+        var resolvedKey: QueryKey
+        /// Bumped when the options change, so that cached views are recomputed.
+        var optionsVersion: UInt64 = 0
+        /// The typed snapshot and the core and options versions it was computed from.
+        var cached: (version: UInt64, options: UInt64, snapshot: QuerySnapshot<Value>)?
+        /// The last selected value, and the data it was selected from.
+        var selected: (entry: ObjectIdentifier, dataVersion: UInt64, options: UInt64, value: Value)?
         /// The typed publisher, created when first asked for.
         var feed: OrderedSubject<QuerySnapshot<Value>>?
         /// The last snapshot sent, and the core version it came from.
         var lastSent: (version: UInt64, snapshot: QuerySnapshot<Value>)?
+        var callbacks = ObserverCallbacks()
     }
 
     let core: ObservationCore
-    let options: QueryOptions<Value>
-    let staleTime: Duration
-    private let state = Locked(State())
+    private let project: @Sendable (Source) -> Value
+    private let state: Locked<State>
 
     var client: QueryClient { core.client }
 
-    init(client: QueryClient, options: QueryOptions<Value>, key: QueryKey) {
-        self.options = options
-        staleTime = options.staleTime ?? client.defaults.staleTime
-        core = ObservationCore(client: client, key: key, gcTime: options.gcTime ?? client.defaults.gcTime)
+    init(
+        client: QueryClient, options: QueryOptions<Source>, key: QueryKey,
+        project: @escaping @Sendable (Source) -> Value
+    ) {
+        self.project = project
+        let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
+        state = Locked(State(options: options, resolved: resolved, resolvedKey: key))
+        core = ObservationCore(client: client, key: key)
+        core.setObserverFactory { [weak self] key in
+            self?.entryObserver(for: key) ?? EntryObserver(isEnabled: false)
+        }
+    }
+
+    /// Sets how the entry makes this observer refetch (a query's; a consumer has none).
+    func setCallbacks(_ callbacks: ObserverCallbacks) {
+        state.withLock { $0.callbacks = callbacks }
     }
 
     /// Called after each change once the state has been read; the owner notifies its registrar.
     func onChange(_ notify: @escaping @Sendable () -> Void) {
         core.onChange(notify)
+    }
+
+    var options: QueryOptions<Source> {
+        state.withLock { $0.options }
+    }
+
+    /// The options resolved for the current key.
+    var resolved: ResolvedQueryOptions {
+        let key = core.key
+        return state.withLock { state in
+            if state.resolvedKey != key {
+                state.resolved = ResolvedQueryOptions(state.options, defaults: client.defaults(for: key))
+                state.resolvedKey = key
+            }
+            return state.resolved
+        }
+    }
+
+    /// Replaces the options; the entry learns of the change, and the view is recomputed and published.
+    func setOptions(_ options: QueryOptions<Source>) {
+        let key = core.key
+        let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
+        state.withLock { state in
+            state.options = options
+            state.resolved = resolved
+            state.resolvedKey = key
+            state.optionsVersion += 1
+        }
+        core.refreshObserver()
     }
 
     /// The current snapshot, its staleness computed now.
@@ -38,6 +89,7 @@ final class QueryObservation<Value: Sendable>: Sendable {
 
     var key: QueryKey { core.key }
     var entry: QueryCacheEntry? { core.entry }
+    var observerID: UInt64? { core.observerID }
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
@@ -64,25 +116,43 @@ final class QueryObservation<Value: Sendable>: Sendable {
         snapshots.compactMap(\.data).removeDuplicates { areEqual($0, $1) }.eraseToAnyPublisher()
     }
 
+    /// Observes the entry of `key`; returns it and this observer's id in it.
     @discardableResult
-    func attach(to key: QueryKey, as observer: QueryCacheEntry.Observer) -> QueryCacheEntry {
-        core.attach(to: key, as: observer)
+    func attach(to key: QueryKey) -> QueryCacheEntry {
+        core.attach(to: key)
     }
 
     func detach() {
         core.detach()
     }
 
+    private func entryObserver(for key: QueryKey) -> EntryObserver {
+        let (options, callbacks) = state.withLock { ($0.options, $0.callbacks) }
+        let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
+        let initialData = options.initialData.map {
+            Boxed(EntryObserver.InitialData(value: $0, updatedAt: options.initialDataUpdatedAt))
+        }
+        return resolved.observer(callbacks, initialData: initialData)
+    }
+
     private func typedSnapshot(markingRead: Bool) -> QuerySnapshot<Value> {
         let current = core.current(markingRead: markingRead)
         let now = client.scheduler.now
-        if let cached = state.withLock({ $0.cached }), cached.version == current.version {
+        let resolved = resolved
+        let optionsVersion = state.withLock { $0.optionsVersion }
+        if let cached = state.withLock({ $0.cached }), cached.version == current.version,
+            cached.options == optionsVersion
+        {
             guard current.entry != nil, !cached.snapshot.isPlaceholderData else { return cached.snapshot }
-            return cached.snapshot.withStaleness(current.raw.isStale(at: now, staleTime: staleTime))
+            let isStale = EntryStateMachine.isStale(
+                current.raw, staleTime: resolved.staleTime, isEnabled: resolved.isEnabled, at: now)
+            return cached.snapshot.withStaleness(isStale)
         }
-        let snapshot = makeSnapshot(current, now: now)
+        let snapshot = makeSnapshot(current, resolved, optionsVersion, now: now)
         state.withLock { state in
-            if (state.cached?.version ?? 0) < current.version { state.cached = (current.version, snapshot) }
+            if (state.cached?.version ?? 0) <= current.version, state.optionsVersion == optionsVersion {
+                state.cached = (current.version, optionsVersion, snapshot)
+            }
         }
         return snapshot
     }
@@ -110,11 +180,16 @@ final class QueryObservation<Value: Sendable>: Sendable {
             || old.isRestored != next.isRestored
     }
 
-    private func makeSnapshot(_ current: ObservationCore.Current, now: SchedulerInstant) -> QuerySnapshot<Value> {
+    private func makeSnapshot(
+        _ current: ObservationCore.Current, _ resolved: ResolvedQueryOptions, _ optionsVersion: UInt64,
+        now: SchedulerInstant
+    ) -> QuerySnapshot<Value> {
         let entry = current.raw
-        var snapshot: QuerySnapshot<Value>
+        let isStale = EntryStateMachine.isStale(
+            entry, staleTime: resolved.staleTime, isEnabled: resolved.isEnabled, at: now)
+        var data: Value?
         do {
-            snapshot = try QuerySnapshot(key: current.key, entry: entry, staleTime: staleTime, now: now)
+            data = try selectedData(current, optionsVersion)
         } catch {
             // The key holds another type: show the typed error instead of crashing.
             return QuerySnapshot(
@@ -122,20 +197,46 @@ final class QueryObservation<Value: Sendable>: Sendable {
                 dataUpdatedAt: entry.dataUpdatedAt, isStale: true, isPlaceholderData: false,
                 failureCount: entry.failureCount)
         }
-        if let data = snapshot.data, let select = options.select {
-            snapshot = snapshot.replacingData(select(data), isPlaceholder: false)
+        let snapshot = QuerySnapshot(
+            key: current.key, data: data, error: entry.error, status: entry.status, fetchStatus: entry.fetchStatus,
+            dataUpdatedAt: entry.dataUpdatedAt, isStale: isStale, isPlaceholderData: false,
+            failureCount: entry.failureCount, isRestored: entry.isRestored)
+        // Placeholder data shows only while there is neither data nor an error, through `select`.
+        guard entry.status == .pending, data == nil, let placeholder = placeholder(current) else { return snapshot }
+        return QuerySnapshot(
+            key: current.key, data: placeholder, error: nil, status: .success, fetchStatus: entry.fetchStatus,
+            dataUpdatedAt: nil, isStale: isStale, isPlaceholderData: true, failureCount: entry.failureCount)
+    }
+
+    /// The entry's data through `select` and the projection, computed once per data version.
+    private func selectedData(_ current: ObservationCore.Current, _ optionsVersion: UInt64) throws -> Value? {
+        guard let raw = current.raw.data, let entry = current.entry else { return nil }
+        let identity = ObjectIdentifier(entry)
+        let dataVersion = current.raw.dataVersion
+        if let selected = state.withLock({ $0.selected }), selected.entry == identity,
+            selected.dataVersion == dataVersion, selected.options == optionsVersion
+        {
+            return selected.value
         }
-        if snapshot.data == nil, let placeholder = options.placeholderData {
-            let previous = current.previousData as? Value
-            let value: Value? =
-                switch placeholder {
-                case .value(let value): value
-                case .keepPrevious: previous
-                case .compute(let compute): compute(previous)
-                }
-            if let value { snapshot = snapshot.replacingData(value, isPlaceholder: true) }
-        }
-        return snapshot
+        let value = transform(try cast(raw, to: Source.self, key: current.key))
+        state.withLock { $0.selected = (identity, dataVersion, optionsVersion, value) }
+        return value
+    }
+
+    private func placeholder(_ current: ObservationCore.Current) -> Value? {
+        guard let placeholder = options.placeholderData else { return nil }
+        let previous = current.previousData.flatMap { try? cast($0, to: Source.self, key: current.key) }
+        let value: Source? =
+            switch placeholder {
+            case .value(let value): value
+            case .keepPrevious: previous
+            case .compute(let compute): compute(previous)
+            }
+        return value.map(transform)
+    }
+
+    private func transform(_ source: Source) -> Value {
+        project(options.select.map { $0(source) } ?? source)
     }
 }
 

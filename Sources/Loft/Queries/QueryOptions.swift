@@ -4,18 +4,26 @@
 /// QueryOptions<[Repo]>(staleTime: .seconds(30), placeholderData: .keepPrevious)
 /// ```
 public struct QueryOptions<Value: Sendable>: Sendable {
-    /// How long data stays fresh. Default: the client's (0).
-    public var staleTime: Duration?
-    /// How long the entry stays cached after its last observer left. Default: the client's (300 s).
-    public var gcTime: Duration?
+    /// How long data stays fresh (`.infinity`: until invalidated; `.static`: for good). Default: the client's
+    /// (0).
+    public var staleTime: StaleTime?
+    /// How long the entry stays cached after its last observer left (`.infinity`: never collected). Default:
+    /// the client's (300 s).
+    public var gcTime: GCTime?
     /// When failed fetches are retried. Default: the client's (3 retries, 1 s doubling, capped at 30 s).
     public var retry: RetryPolicy?
-    /// False stops every automatic fetch (appear, invalidation, polling); an explicit `refetch` still fetches.
-    /// A disabled query with no data is pending and idle. Default true.
+    /// When fetches may run, given the network (`.online`: paused while offline). Default: the client's.
+    public var networkMode: NetworkMode?
+    /// False stops every automatic fetch (appear, invalidation, focus, reconnect, polling, bulk refetches); an
+    /// explicit `refetch` still fetches. A disabled query with no data is pending and idle, and is never stale.
+    /// Change it on a live query with `Query.setEnabled(_:)`. Default true.
     public var enabled: Bool
-    /// Transforms the cached value for this query only (the cache keeps the raw value). Default none.
+    /// Transforms the cached value for this query only (the cache keeps the raw value); runs once per new
+    /// value, not again when a refetch returns an equal one. To change the type, see `Query.select(_:)`.
+    /// Default none.
     public var select: (@Sendable (Value) -> Value)?
-    /// What to show while there is no data; never written to the cache. Default none.
+    /// What to show while the entry has no data and no error; never written to the cache. It goes through
+    /// `select`, and while it shows, `status` is `.success` with `isPlaceholderData`. Default none.
     public var placeholderData: PlaceholderData<Value>?
     /// Data written to the cache when the entry has none, as if fetched at `initialDataUpdatedAt` (default:
     /// now, so `staleTime` applies to it).
@@ -32,14 +40,19 @@ public struct QueryOptions<Value: Sendable>: Sendable {
     public var refetchIntervalInBackground: Bool
     /// Whether an equal refetched value keeps the old one and notifies nobody. Default: the client's (true).
     public var structuralSharing: Bool?
+    /// Whether the fetcher reacts to cancellation: then, when the last observer leaves, the fetch in flight is
+    /// cancelled and the state from before it restored. Default false: the fetch finishes and is cached (its
+    /// retries stop), as TanStack does for a fetcher that ignores its abort signal.
+    public var cancelWhenUnobserved: Bool
     /// Free-form information for your own code (loggers, devtools). Default empty.
     public var meta: [String: String]
 
     /// Makes options; every argument defaults to the client's default or to "off".
     public init(
-        staleTime: Duration? = nil,
-        gcTime: Duration? = nil,
+        staleTime: StaleTime? = nil,
+        gcTime: GCTime? = nil,
         retry: RetryPolicy? = nil,
+        networkMode: NetworkMode? = nil,
         enabled: Bool = true,
         select: (@Sendable (Value) -> Value)? = nil,
         placeholderData: PlaceholderData<Value>? = nil,
@@ -50,11 +63,13 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         refetchOnReconnect: RefetchTrigger? = nil,
         refetchIntervalInBackground: Bool = false,
         structuralSharing: Bool? = nil,
+        cancelWhenUnobserved: Bool = false,
         meta: [String: String] = [:]
     ) {
         self.staleTime = staleTime
         self.gcTime = gcTime
         self.retry = retry
+        self.networkMode = networkMode
         self.enabled = enabled
         self.select = select
         self.placeholderData = placeholderData
@@ -65,6 +80,7 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         self.refetchOnReconnect = refetchOnReconnect
         self.refetchIntervalInBackground = refetchIntervalInBackground
         self.structuralSharing = structuralSharing
+        self.cancelWhenUnobserved = cancelWhenUnobserved
         self.meta = meta
     }
 }

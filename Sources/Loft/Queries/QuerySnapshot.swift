@@ -17,7 +17,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
     public let dataUpdatedAt: SchedulerInstant?
     /// Whether the data is older than `staleTime` (or was invalidated); computed when the snapshot was taken.
     public let isStale: Bool
-    /// Whether `data` is placeholder data, never written to the cache.
+    /// Whether `data` is placeholder data, never written to the cache (then `status` is `.success`).
     public let isPlaceholderData: Bool
     /// Failures of the current or last fetch, retries included; 0 after a success.
     public let failureCount: Int
@@ -64,11 +64,12 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
     /// The typed view of an entry snapshot.
     ///
     /// - Throws: `QueryError.typeMismatch` when the entry's data is not a `Value`.
-    package init(key: QueryKey, entry: EntrySnapshot, staleTime: Duration, now: SchedulerInstant) throws {
+    package init(key: QueryKey, entry: EntrySnapshot, staleTime: StaleTime, now: SchedulerInstant) throws {
         let typed: Value? = try entry.data.map { try cast($0, to: Value.self, key: key) }
         self.init(
             key: key, data: typed, error: entry.error, status: entry.status, fetchStatus: entry.fetchStatus,
-            dataUpdatedAt: entry.dataUpdatedAt, isStale: entry.isStale(at: now, staleTime: staleTime),
+            dataUpdatedAt: entry.dataUpdatedAt,
+            isStale: EntryStateMachine.isStale(entry, staleTime: staleTime, at: now),
             isPlaceholderData: false, failureCount: entry.failureCount, isRestored: entry.isRestored)
     }
 

@@ -6,7 +6,8 @@
 /// users/42   success  fetching  2          0s   fresh
 /// ```
 ///
-/// Ages and freshness are read from the client's scheduler, with the client's default `staleTime`.
+/// Ages and freshness are read from the client's scheduler; an entry is stale when it is for one of its
+/// enabled observers (or, with none, when it has no data or was invalidated).
 public struct CacheInspector: Sendable {
     /// The client inspected.
     public let client: QueryClient
@@ -19,12 +20,10 @@ public struct CacheInspector: Sendable {
     /// The table, one row per entry, sorted by key; "(empty cache)" when there is none.
     public func render() -> String {
         let now = client.scheduler.now
-        let staleTime = client.defaults.staleTime
         let rows = client.allEntries.map { entry -> (key: String, cells: [String]) in
             let snapshot = entry.snapshot
             let age = snapshot.dataUpdatedAt.map { Self.format(age: $0.duration(to: now)) } ?? "-"
-            let freshness =
-                snapshot.data == nil ? "-" : snapshot.isStale(at: now, staleTime: staleTime) ? "stale" : "fresh"
+            let freshness = snapshot.data == nil ? "-" : entry.info(at: now).isStale ? "stale" : "fresh"
             let key = entry.key.description
             return (
                 key,

@@ -25,7 +25,7 @@ import Testing
         harness.client.setQueryData(1, for: "k")
         harness.client.setQueryData(2, for: "k")
         let entry = harness.client.entry(for: "k")
-        #expect(entry.state.withLock { $0.publication == nil })
+        #expect(!entry.hasPublisher)
         let versions = PublisherRecorder(entry.changes)
         #expect(versions.values == [2])
     }

@@ -1,6 +1,9 @@
 /// Everything a cache entry knows at one moment, with its data type-erased (typed views are `QuerySnapshot`).
 package struct EntrySnapshot: Sendable {
     package var data: (any Sendable)?
+    /// Bumped each time `data` is replaced by a value that is not equal to it: a typed view runs `select` again
+    /// only when it changes.
+    package var dataVersion: UInt64 = 0
     package var dataUpdatedAt: SchedulerInstant?
     package var error: (any Error)?
     package var errorUpdatedAt: SchedulerInstant?
@@ -8,7 +11,7 @@ package struct EntrySnapshot: Sendable {
     package var fetchStatus: FetchStatus = .idle
     /// Failures of the current (or last) fetch, retries included; reset by a success.
     package var failureCount = 0
-    /// Set by `invalidateQueries`: stale whatever `staleTime` says, until the next success.
+    /// Set by `invalidateQueries` and by a failed fetch: stale whatever `staleTime` says, until the next success.
     package var isInvalidated = false
     package var observerCount = 0
     /// The `meta` of the fetch in flight (nil when idle): which page an infinite query is fetching.
@@ -17,11 +20,4 @@ package struct EntrySnapshot: Sendable {
     package var isRestored = false
 
     package init() {}
-
-    /// Whether the data is stale at `now` for an observer whose freshness window is `staleTime`.
-    package func isStale(at now: SchedulerInstant, staleTime: Duration) -> Bool {
-        guard let dataUpdatedAt, data != nil else { return true }
-        if isInvalidated { return true }
-        return dataUpdatedAt + staleTime <= now
-    }
 }

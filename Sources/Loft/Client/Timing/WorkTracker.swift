@@ -1,8 +1,9 @@
 /// The one place where Loft creates unstructured tasks: it counts the work in flight, so that tests can wait
 /// until the client is idle, and a fetch can be cancelled through its task.
 ///
-/// A task waiting on the scheduler (a retry back-off) does not count as busy: with `TestScheduler`, the test
-/// must advance the clock to wake it, so `waitUntilIdle()` returns while it waits.
+/// A task suspended on a timer (a retry back-off) or on the network (a paused fetch) does not count as busy:
+/// with `TestScheduler`, the test must advance the clock or call `setOnline(true)` to wake it, so
+/// `waitUntilIdle()` returns while it waits.
 package final class WorkTracker: Sendable {
     private struct State: Sendable {
         var busy = 0
@@ -23,31 +24,39 @@ package final class WorkTracker: Sendable {
         }
     }
 
-    /// Suspends for `delay` on `scheduler`, not counted as busy meanwhile. Throws `CancellationError` when the
-    /// task is cancelled first.
-    package func sleep(for delay: Duration, on scheduler: any Scheduler) async throws {
+    /// Suspends the calling tracked task until the wake-up that `arm` registers calls its `resume`; the task
+    /// does not count as busy meanwhile. `arm` returns how to cancel the wake-up.
+    ///
+    /// The wake-up is registered before the task counts as idle, so `waitUntilIdle()` cannot return before a
+    /// timer or a waiter exists that will wake it (`await client.waitUntilIdle(); scheduler.advance(by:)` never
+    /// advances past a timer not yet set).
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    package func suspend(
+        _ arm: (_ resume: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)
+    ) async throws {
         let resumed = Locked<CheckedContinuation<Void, any Error>?>(nil)
-        let timer = Locked<(any Cancellable)?>(nil)
+        let disarm = Locked<(@Sendable () -> Void)?>(nil)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 resumed.withLock { $0 = continuation }
-                markIdle()
-                let scheduled = scheduler.schedule(after: delay) {
+                let cancel = arm {
                     // Busy again before the task resumes, so `waitUntilIdle()` cannot slip in between.
                     guard let continuation = resumed.withLock({ $0.take() }) else { return }
                     self.markBusy()
                     continuation.resume()
                 }
-                timer.withLock { $0 = scheduled }
+                disarm.withLock { $0 = cancel }
+                markIdle()
                 if Task.isCancelled, let continuation = resumed.withLock({ $0.take() }) {
-                    scheduled.cancel()
+                    cancel()
                     markBusy()
                     continuation.resume(throwing: CancellationError())
                 }
             }
         } onCancel: {
             guard let continuation = resumed.withLock({ $0.take() }) else { return }
-            timer.withLock { $0 }?.cancel()
+            disarm.withLock { $0 }?()
             markBusy()
             continuation.resume(throwing: CancellationError())
         }

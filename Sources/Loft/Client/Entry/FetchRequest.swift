@@ -3,26 +3,32 @@ package struct FetchRequest: Sendable {
     /// Produces the value; runs in a tracked task and is cancelled with it.
     package var fetch: @Sendable () async throws -> any Sendable
     package var retry: RetryPolicy
+    package var networkMode: NetworkMode
     package var structuralSharing: Bool
     package var reason: FetchReason
-    /// An explicit refetch cancels an in-flight fetch of an entry that has data; triggers join it.
-    package var cancelsInFlight: Bool
+    /// The fetcher reacts to cancellation: when the last observer leaves, the fetch is cancelled (and the state
+    /// restored) instead of being left to finish.
+    package var cancelsWhenUnobserved: Bool
     /// What the fetch is for, shown in the entry's snapshot while it runs (an infinite query's direction).
     package var meta: (any Sendable)?
+    /// The persistent cache was asked already (`.useInsteadOfFetching`) and had nothing valid.
+    package var hasCheckedStore = false
 
     package init(
         fetch: @escaping @Sendable () async throws -> any Sendable,
         retry: RetryPolicy,
+        networkMode: NetworkMode = .online,
         structuralSharing: Bool,
         reason: FetchReason,
-        cancelsInFlight: Bool,
+        cancelsWhenUnobserved: Bool = false,
         meta: (any Sendable)? = nil
     ) {
         self.fetch = fetch
         self.retry = retry
+        self.networkMode = networkMode
         self.structuralSharing = structuralSharing
         self.reason = reason
-        self.cancelsInFlight = cancelsInFlight
+        self.cancelsWhenUnobserved = cancelsWhenUnobserved
         self.meta = meta
     }
 }

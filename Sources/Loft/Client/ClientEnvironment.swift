@@ -1,0 +1,65 @@
+/// Whether the app is focused and the network is online, as the client was told (`QueryClient.setFocused(_:)`,
+/// `setOnline(_:)`), and the fetches waiting for either to come back.
+///
+/// **Behavior**
+/// - Both start true.
+/// - A waiter registered with a condition is resumed, with no lock held, by the change that makes its
+///   condition true; a waiter whose condition holds already when it registers is resumed at once.
+package final class ClientEnvironment: Sendable {
+    /// The two conditions at one moment.
+    package struct Conditions: Sendable, Equatable {
+        package var isFocused = true
+        package var isOnline = true
+    }
+
+    private struct Waiter: Sendable {
+        let condition: @Sendable (Conditions) -> Bool
+        let resume: @Sendable () -> Void
+    }
+
+    private struct State: Sendable {
+        var conditions = Conditions()
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    package init() {}
+
+    package var conditions: Conditions {
+        state.withLock { $0.conditions }
+    }
+
+    /// Changes the conditions; returns the previous ones. Waiters whose condition now holds are resumed.
+    @discardableResult
+    package func update(_ change: (inout Conditions) -> Void) -> Conditions {
+        let (previous, ready) = state.withLock { state -> (Conditions, [@Sendable () -> Void]) in
+            let previous = state.conditions
+            change(&state.conditions)
+            let conditions = state.conditions
+            let ready = state.waiters.filter { $0.value.condition(conditions) }
+            for id in ready.keys { state.waiters[id] = nil }
+            return (previous, ready.sorted { $0.key < $1.key }.map(\.value.resume))
+        }
+        for resume in ready { resume() }
+        return previous
+    }
+
+    /// Calls `resume` once `condition` holds (at once if it holds now); returns how to stop waiting.
+    package func wait(
+        until condition: @escaping @Sendable (Conditions) -> Bool, _ resume: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
+        let id = state.withLock { state -> UInt64? in
+            guard !condition(state.conditions) else { return nil }
+            state.nextID += 1
+            state.waiters[state.nextID] = Waiter(condition: condition, resume: resume)
+            return state.nextID
+        }
+        guard let id else {
+            resume()
+            return {}
+        }
+        return { [weak self] in _ = self?.state.withLock { $0.waiters.removeValue(forKey: id) } }
+    }
+}

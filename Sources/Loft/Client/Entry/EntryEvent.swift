@@ -1,0 +1,69 @@
+/// Something that happens to a cache entry: the input of `EntryStateMachine`.
+package enum EntryEvent: Sendable {
+    /// How `dataSet` treats data already there.
+    package enum WriteMode: Sendable {
+        /// Replaces it (`setQueryData`).
+        case always
+        /// Only when there is no data (initial data, a value restored from the persistent cache).
+        case ifMissing
+        /// Only when there is none or it is older (hydration never overwrites newer data).
+        case ifNewer
+    }
+
+    /// The result of comparing a new value with the data of one version, made outside the lock.
+    package struct Comparison: Sendable {
+        package let dataVersion: UInt64
+        package let isSame: Bool
+
+        package init(dataVersion: UInt64, isSame: Bool) {
+            self.dataVersion = dataVersion
+            self.isSame = isSame
+        }
+    }
+
+    // Fetching
+    case fetchRequested(FetchRequest, FetchIntent, observer: UInt64?, waiter: EntryWaiter?)
+    /// The answer of the persistent cache to a fetch request under `.useInsteadOfFetching`.
+    case storeChecked(
+        FetchRequest, FetchIntent, observer: UInt64?, waiter: EntryWaiter?, isValid: Bool,
+        stored: CachedValue<any Sendable>?)
+    case taskCreated(fetch: UInt64, Task<Void, Never>, Retryer)
+    case attemptFailed(fetch: UInt64, failureCount: Int)
+    case fetchPaused(fetch: UInt64)
+    case fetchContinued(fetch: UInt64)
+    case fetchSucceeded(fetch: UInt64, any Sendable, Comparison)
+    case fetchFailed(fetch: UInt64, any Error, failureCount: Int)
+    /// The persistent cache's answer to a failed fetch under `.useIfFetchFails`.
+    case fallbackLoaded(fetch: UInt64, any Error, failureCount: Int, stored: CachedValue<any Sendable>?)
+    case cancelRequested(revert: Bool)
+    /// A caller of `fetchValue` stopped waiting (its task was cancelled).
+    case waiterLeft(UInt64)
+
+    // Observers
+    case observerAdded(UInt64, EntryObserver)
+    case observerChanged(UInt64, EntryObserver)
+    case observerRemoved(UInt64)
+
+    // Data and bulk operations
+    /// `expecting`: write only if the data is still at this version (an updater computed from it).
+    case dataSet(
+        any Sendable, updatedAt: SchedulerInstant, WriteMode, isRestored: Bool, Comparison?, expecting: UInt64?)
+    case invalidated(RefetchType)
+    case refetchRequested(FetchReason)
+    case reset
+    case removed
+    case persistenceAdopted(EntryPersistence)
+
+    // Environment and time
+    case focusRegained
+    case reconnected
+    case timerFired(EntryTimer)
+}
+
+/// The timers of one entry, on the client's timer queue.
+package enum EntryTimer: UInt8, Sendable {
+    /// Garbage collection, `gcTime` after the entry became unused.
+    case collection = 1
+    /// The next instant at which the data turns stale for one of the observers: they are notified.
+    case staleness = 2
+}

@@ -1,0 +1,211 @@
+/// Fetching: answering from the cache, joining, starting, replacing, finishing and cancelling a fetch.
+extension EntryStateMachine {
+    /// Decides what a fetch request does: answer from the cache, ask the persistent cache, join the fetch in
+    /// flight, replace it, start one (paused when the network mode does not let it start offline), or nothing.
+    mutating func request(
+        _ request: FetchRequest, _ intent: FetchIntent, observer: UInt64?, waiter: EntryWaiter?,
+        at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+    ) {
+        if case .settle = intent {
+            guard let waiter else { return }
+            if fetch != nil { fetch?.waiters[waiter.id] = waiter.continuation } else { answer(waiter, &output) }
+            return
+        }
+        var request = request
+        let hasData = snapshot.data != nil
+        switch intent {
+        case .explicit, .trigger, .settle:
+            break
+        case .ifStale(let staleTime):
+            if hasData, !Self.isStale(snapshot, staleTime: staleTime, at: now) { return answer(waiter, &output) }
+        case .ifMissing:
+            if hasData { return answer(waiter, &output) }
+        case .appear(let staleTime, let trigger):
+            guard isEnabled(observer) else { return answer(waiter, &output) }
+            if hasData {
+                let refreshesRestored =
+                    snapshot.isRestored && persistence?.value.config.usagePolicy == .useAndThenFetch
+                let isStale = Self.isStale(snapshot, staleTime: staleTime, at: now)
+                guard refreshesRestored || trigger.refetches(isStale: isStale) else { return answer(waiter, &output) }
+            }
+            request.reason = .appear
+        case .interval(let inBackground):
+            guard isEnabled(observer), conditions.isFocused || inBackground else { return answer(waiter, &output) }
+            request.reason = .interval
+        }
+        if !hasData, request.reason == .manual || request.reason == .appear { request.reason = .firstUse }
+        if let persistence = persistence?.value, persistence.config.usagePolicy == .useInsteadOfFetching,
+            !request.hasCheckedStore, request.reason != .invalidation, !snapshot.isInvalidated
+        {
+            output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
+            return
+        }
+        lastRequest = Boxed(request)
+        if fetch != nil {
+            // Mutated in place: copying the fetch would copy every waiter on each join.
+            if let waiter { fetch?.waiters[waiter.id] = waiter.continuation }
+            guard case .explicit = intent, hasData, let current = fetch else { return }
+            if let task = current.task { output.actions.append(.cancelTask(task)) }
+            start(request, waiters: current.waiters, before: current.before, conditions, &output)
+            return
+        }
+        var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
+        if let waiter { waiters[waiter.id] = waiter.continuation }
+        start(request, waiters: waiters, before: Boxed(snapshot), conditions, &output)
+    }
+
+    /// The answer of the persistent cache under `.useInsteadOfFetching`: a valid stored value answers (restored
+    /// into an empty entry first); else the request goes on to the fetcher.
+    mutating func storeChecked(
+        _ request: FetchRequest, _ intent: FetchIntent, _ observer: UInt64?, _ waiter: EntryWaiter?,
+        _ isValid: Bool, _ stored: CachedValue<any Sendable>?, at now: SchedulerInstant,
+        _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+    ) {
+        if isValid {
+            if let stored {
+                setData(stored.value, stored.savedAt, .ifMissing, true, nil, nil, &output)
+            }
+            if snapshot.data != nil { return answer(waiter, &output) }
+        }
+        var request = request
+        request.hasCheckedStore = true
+        self.request(request, intent, observer: observer, waiter: waiter, at: now, conditions, &output)
+    }
+
+    private mutating func start(
+        _ request: FetchRequest, waiters: [UInt64: CheckedContinuation<any Sendable, any Error>],
+        before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+    ) {
+        nextFetchID += 1
+        fetch = Fetch(id: nextFetchID, request: request, waiters: waiters, before: before)
+        snapshot.fetchStatus = request.networkMode.canStart(isOnline: conditions.isOnline) ? .fetching : .paused
+        snapshot.failureCount = 0
+        snapshot.fetchMeta = request.meta
+        if snapshot.data == nil {
+            // An errored entry with no data that refetches is pending again, with no error (TanStack).
+            snapshot.status = .pending
+            snapshot.error = nil
+        }
+        changed()
+        output.actions.append(.emit(.fetchStarted(key, reason: request.reason)))
+        output.actions.append(.startFetch(id: nextFetchID, request))
+    }
+
+    /// Answers a waiter whose request needs no fetch: with the data, or, with none, as a disabled query.
+    private func answer(_ waiter: EntryWaiter?, _ output: inout Output) {
+        guard let waiter else { return }
+        let result: Result<any Sendable, any Error> =
+            snapshot.data.map { .success($0) }
+            ?? .failure(
+                QueryError.disabled(key: key))
+        output.actions.append(.resume(waiter.continuation, result))
+    }
+
+    private func isEnabled(_ observer: UInt64?) -> Bool {
+        guard let observer else { return true }
+        return observers[observer]?.isEnabled ?? false
+    }
+
+    mutating func taskCreated(_ id: UInt64, _ task: Task<Void, Never>, _ retryer: Retryer, _ output: inout Output) {
+        guard fetch?.id == id else { return output.actions.append(.cancelTask(task)) }
+        fetch?.task = task
+        fetch?.retryer = retryer
+        if fetch?.isRetryCancelled == true { output.actions.append(.cancelRetry(retryer)) }
+    }
+
+    mutating func succeed(
+        _ id: UInt64, _ value: any Sendable, _ comparison: EntryEvent.Comparison, at now: SchedulerInstant,
+        _ output: inout Output
+    ) {
+        guard let finished = fetch, finished.id == id else { return }
+        fetch = nil
+        let isSame =
+            finished.request.structuralSharing && comparison.isSame && comparison.dataVersion == snapshot.dataVersion
+        let wasSuccess = snapshot.status == .success
+        if !isSame {
+            snapshot.data = value
+            snapshot.dataVersion &+= 1
+        }
+        snapshot.dataUpdatedAt = now
+        snapshot.status = .success
+        snapshot.error = nil
+        snapshot.failureCount = 0
+        snapshot.isInvalidated = false
+        snapshot.isRestored = false
+        snapshot.fetchStatus = .idle
+        snapshot.fetchMeta = nil
+        changed()
+        let data = snapshot.data ?? value
+        for waiter in finished.waiters.values { output.actions.append(.resume(waiter, .success(data))) }
+        if !isSame || !wasSuccess { output.actions.append(.emit(.updated(key))) }
+        if let persistence = persistence?.value { output.actions.append(.save(value, at: now, persistence)) }
+        output.actions.append(.emit(.fetchFinished(key, error: nil)))
+    }
+
+    mutating func fail(
+        _ id: UInt64, _ error: any Error, _ failureCount: Int, at now: SchedulerInstant, _ output: inout Output
+    ) {
+        guard fetch?.id == id else { return }
+        if snapshot.data == nil, let persistence = persistence?.value,
+            persistence.config.usagePolicy == .useIfFetchFails
+        {
+            return output.actions.append(.loadFallback(fetch: id, error, failureCount: failureCount, persistence))
+        }
+        finishFailure(error, failureCount, fallback: nil, at: now, &output)
+    }
+
+    /// A failed fetch keeps the data it had (or shows the stored fallback), records the error and marks the
+    /// entry invalidated, so the next trigger refetches whatever `staleTime` says.
+    mutating func finishFailure(
+        _ error: any Error, _ failureCount: Int, fallback: CachedValue<any Sendable>?, at now: SchedulerInstant,
+        _ output: inout Output
+    ) {
+        guard let finished = fetch else { return }
+        fetch = nil
+        snapshot.error = error
+        snapshot.errorUpdatedAt = now
+        snapshot.status = .error
+        snapshot.failureCount = failureCount
+        snapshot.isInvalidated = true
+        snapshot.fetchStatus = .idle
+        snapshot.fetchMeta = nil
+        var isRestored = false
+        if snapshot.data == nil, let fallback {
+            snapshot.data = fallback.value
+            snapshot.dataVersion &+= 1
+            snapshot.dataUpdatedAt = fallback.savedAt
+            snapshot.isRestored = true
+            isRestored = true
+        }
+        changed()
+        // `.useIfFetchFails`: the callers get the stored value instead of the error.
+        let fallsBack = persistence?.value.config.usagePolicy == .useIfFetchFails
+        let answer: Result<any Sendable, any Error> =
+            (fallsBack ? snapshot.data : nil).map { .success($0) } ?? .failure(error)
+        for waiter in finished.waiters.values { output.actions.append(.resume(waiter, answer)) }
+        output.actions.append(.emit(.updated(key)))
+        if isRestored { output.actions.append(.emit(.restored(key))) }
+        output.actions.append(.emit(.fetchFinished(key, error: error)))
+    }
+
+    /// Cancels the fetch in flight. With `revert`, the state from before the fetch comes back unless data was
+    /// written meanwhile (then that data stays); the waiters get `QueryError.cancelled`.
+    mutating func cancel(revert: Bool, _ output: inout Output) {
+        guard let cancelled = fetch else { return }
+        fetch = nil
+        if revert, let before = cancelled.before?.value {
+            let observerCount = snapshot.observerCount
+            let dataVersion = snapshot.dataVersion
+            snapshot = before
+            snapshot.observerCount = observerCount
+            snapshot.dataVersion = dataVersion
+        }
+        snapshot.fetchStatus = .idle
+        snapshot.fetchMeta = nil
+        changed()
+        if let task = cancelled.task { output.actions.append(.cancelTask(task)) }
+        let error = QueryError.cancelled(key: key)
+        for waiter in cancelled.waiters.values { output.actions.append(.resume(waiter, .failure(error))) }
+        output.actions.append(.emit(.fetchFinished(key, error: error)))
+    }
+}

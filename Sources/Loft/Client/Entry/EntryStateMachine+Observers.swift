@@ -1,0 +1,145 @@
+/// Observers, written data and the bulk operations and triggers that act on an entry.
+extension EntryStateMachine {
+    // MARK: - Observers
+
+    /// Observers coming and going publish nothing: no observer shows the count, and publishing it made
+    /// releasing n observers of one key cost n² notifications.
+    mutating func addObserver(_ id: UInt64, _ observer: EntryObserver, _ output: inout Output) {
+        let wasUnobserved = observers.isEmpty
+        observers[id] = observer
+        snapshot.observerCount = observers.count
+        gcTime = max(gcTime, observer.gcTime)
+        if initialData == nil { initialData = observer.initialData }
+        if wasUnobserved, fetch?.isRetryCancelled == true {
+            fetch?.isRetryCancelled = false
+            if let retryer = fetch?.retryer { output.actions.append(.continueRetry(retryer)) }
+        }
+    }
+
+    /// The last observer leaving stops the retries of the fetch in flight (the attempt running may finish and
+    /// is cached); a paused first fetch, or one whose fetcher reacts to cancellation, is cancelled instead.
+    mutating func removeObserver(_ id: UInt64, _ output: inout Output) {
+        guard observers.removeValue(forKey: id) != nil else { return }
+        snapshot.observerCount = observers.count
+        guard observers.isEmpty, let running = fetch else { return }
+        let isPausedFirstFetch = snapshot.fetchStatus == .paused && snapshot.data == nil
+        if isPausedFirstFetch || running.request.cancelsWhenUnobserved {
+            cancel(revert: true, &output)
+        } else {
+            fetch?.isRetryCancelled = true
+            if let retryer = running.retryer { output.actions.append(.cancelRetry(retryer)) }
+        }
+    }
+
+    // MARK: - Data
+
+    /// Writes data (a `setQueryData`, initial data, hydration, a restored value). Data written while a fetch
+    /// runs survives a cancel of that fetch.
+    mutating func setData(
+        _ value: any Sendable, _ updatedAt: SchedulerInstant, _ mode: EntryEvent.WriteMode, _ isRestored: Bool,
+        _ comparison: EntryEvent.Comparison?, _ expected: UInt64?, _ output: inout Output
+    ) {
+        if let expected, expected != snapshot.dataVersion { return }
+        switch mode {
+        case .always:
+            break
+        case .ifMissing:
+            guard snapshot.data == nil else { return }
+        case .ifNewer:
+            if snapshot.data != nil, let current = snapshot.dataUpdatedAt, current >= updatedAt { return }
+        }
+        output.isStored = true
+        let isSame = comparison.map { $0.isSame && $0.dataVersion == snapshot.dataVersion } ?? false
+        if !isSame {
+            snapshot.data = value
+            snapshot.dataVersion &+= 1
+        }
+        snapshot.dataUpdatedAt = updatedAt
+        snapshot.status = .success
+        snapshot.error = nil
+        snapshot.isInvalidated = false
+        snapshot.isRestored = isRestored
+        fetch?.before = nil
+        output.isChanged = !isSame
+        changed()
+        if !isSame { output.actions.append(.emit(.updated(key))) }
+        if isRestored {
+            output.actions.append(.emit(.restored(key)))
+        } else if let persistence = persistence?.value {
+            output.actions.append(.save(value, at: updatedAt, persistence))
+        }
+    }
+
+    /// Back to the initial state: the initial data of an observer that has some, else nothing; a fetch in
+    /// flight is cancelled.
+    mutating func reset(at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions, _ output: inout Output) {
+        cancel(revert: false, &output)
+        let observerCount = snapshot.observerCount
+        let dataVersion = snapshot.dataVersion
+        snapshot = EntrySnapshot()
+        snapshot.observerCount = observerCount
+        snapshot.dataVersion = dataVersion &+ 1
+        if let initial = initialData?.value {
+            snapshot.data = initial.value
+            snapshot.dataUpdatedAt = initial.updatedAt ?? now
+            snapshot.status = .success
+        }
+        changed()
+        output.actions.append(.emit(.updated(key)))
+        refetch(.manual, activeOnly: true, at: now, conditions, &output)
+    }
+
+    // MARK: - Bulk operations and triggers
+
+    /// Marks the entry stale whatever its `staleTime` (unless an observer's is `.static`), then refetches it as
+    /// `refetchType` says; a disabled entry is never refetched.
+    mutating func invalidate(
+        _ refetchType: RefetchType, at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions,
+        _ output: inout Output
+    ) {
+        guard !observers.values.contains(where: { $0.staleTime == .static }) else { return }
+        if !snapshot.isInvalidated {
+            snapshot.isInvalidated = true
+            changed()
+        }
+        let refetches =
+            switch refetchType {
+            case .active: isActive
+            case .inactive: !isActive
+            case .all: true
+            case .none: false
+            }
+        if refetches { refetch(.invalidation, activeOnly: false, at: now, conditions, &output) }
+    }
+
+    /// Refetches through the first enabled observer that can fetch (the others join its fetch), else with the
+    /// last request made for the entry. A disabled entry is left alone; `activeOnly` leaves inactive ones too.
+    mutating func refetch(
+        _ reason: FetchReason, activeOnly: Bool, at now: SchedulerInstant,
+        _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+    ) {
+        guard !isDisabled, !activeOnly || isActive else { return }
+        let candidates = observers.filter { $0.value.isEnabled && $0.value.refetch != nil }
+        if let refetch = candidates.min(by: { $0.key < $1.key })?.value.refetch {
+            output.actions.append(.refetch(refetch, reason))
+        } else if var request = lastRequest?.value {
+            request.reason = reason
+            self.request(request, .trigger, observer: nil, waiter: nil, at: now, conditions, &output)
+        }
+    }
+
+    /// Focus regained or network back: refetches through the first enabled observer whose trigger says so for
+    /// the staleness it sees; a fetch in flight is joined.
+    mutating func refetchOnTrigger(
+        _ trigger: KeyPath<EntryObserver, RefetchTrigger>, reason: FetchReason, at now: SchedulerInstant,
+        _ output: inout Output
+    ) {
+        var chosen: (id: UInt64, refetch: @Sendable (FetchReason) -> Void)?
+        for (id, observer) in observers where observer.isEnabled {
+            guard let refetch = observer.refetch, chosen.map({ id < $0.id }) ?? true else { continue }
+            let isStale = Self.isStale(snapshot, staleTime: observer.staleTime, at: now)
+            if observer[keyPath: trigger].refetches(isStale: isStale) { chosen = (id, refetch) }
+        }
+        if let chosen { output.actions.append(.refetch(chosen.refetch, reason)) }
+    }
+}

@@ -1,0 +1,214 @@
+/// The lifecycle of one cache entry as a pure state machine: events in, with the current instant and the
+/// client's focus and network, actions out (after swift-async-algorithms). It performs nothing itself:
+/// `QueryCacheEntry` holds it behind the lock and performs the actions once the lock is released.
+///
+/// Every lifecycle rule is decided here, once:
+/// - freshness (`isStale`) and whether a request is answered from the cache, joins the fetch in flight,
+///   replaces it, starts one, or waits paused for the network, and the reason each fetch records;
+/// - what a success, a failure (kept data, the error, invalidation), a cancel (restoring the state from before
+///   the fetch unless data was written meanwhile) and a reset (back to the initial data) leave;
+/// - which observer a trigger (invalidation, focus, reconnect, a bulk refetch) refetches through, and that a
+///   disabled one never is;
+/// - what the last observer leaving does to a fetch in flight (its retries stop; a paused first fetch, or one
+///   whose fetcher reacts to cancellation, is cancelled);
+/// - the deadlines of garbage collection and of the next moment the data turns stale;
+/// - when the persistent cache is read or written.
+package struct EntryStateMachine: Sendable {
+    struct Fetch: Sendable {
+        let id: UInt64
+        var request: FetchRequest
+        var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
+        /// The state to restore on cancel; nil once data was written during the fetch (that data then stays).
+        var before: Boxed<EntrySnapshot>?
+        var task: Task<Void, Never>?
+        var retryer: Retryer?
+        /// The last observer left: no attempt after the one in flight.
+        var isRetryCancelled = false
+    }
+
+    // MARK: - State
+
+    // Read by the storage; written only by the event handlers (in this file and its extensions).
+    package let key: QueryKey
+    package internal(set) var snapshot = EntrySnapshot()
+    /// Bumped by every change that observers must hear of.
+    package internal(set) var version: UInt64 = 0
+    package internal(set) var isRemoved = false
+    var fetch: Fetch?
+    var observers: [UInt64: EntryObserver] = [:]
+    /// The longest `gcTime` an observer gave; the client's default until one does.
+    var gcTime: GCTime
+    /// The last fetch requested, to refetch an entry that has no observer that can.
+    var lastRequest: Boxed<FetchRequest>?
+    var persistence: Boxed<EntryPersistence>?
+    var initialData: Boxed<EntryObserver.InitialData>?
+    var collectionDeadline: SchedulerInstant?
+    var stalenessDeadline: SchedulerInstant?
+    var nextFetchID: UInt64 = 0
+
+    /// The `staleTime` of the defaults for the key: the freshness of the entry while nobody observes it.
+    let defaultStaleTime: StaleTime
+
+    package init(key: QueryKey, gcTime: GCTime, staleTime: StaleTime) {
+        self.key = key
+        self.gcTime = gcTime
+        defaultStaleTime = staleTime
+    }
+
+    /// What the storage must do after an event, and what the event's caller needs to know.
+    package struct Output: Sendable {
+        package var actions: [EntryAction] = []
+        /// `dataSet`: the value was written.
+        package var isStored = false
+        /// `dataSet`: the data changed (an equal value keeps the old one).
+        package var isChanged = false
+    }
+
+    // MARK: - Events
+
+    package mutating func handle(
+        _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
+    ) -> Output {
+        var output = Output()
+        switch event {
+        case .fetchRequested(let request, let intent, let observer, let waiter):
+            self.request(request, intent, observer: observer, waiter: waiter, at: now, conditions, &output)
+        case .storeChecked(let request, let intent, let observer, let waiter, let isValid, let stored):
+            storeChecked(request, intent, observer, waiter, isValid, stored, at: now, conditions, &output)
+        case .taskCreated(let id, let task, let retryer):
+            taskCreated(id, task, retryer, &output)
+        case .attemptFailed(let id, let failureCount):
+            guard fetch?.id == id else { break }
+            snapshot.failureCount = failureCount
+            changed()
+        case .fetchPaused(let id):
+            setFetchStatus(.paused, of: id)
+        case .fetchContinued(let id):
+            setFetchStatus(.fetching, of: id)
+        case .fetchSucceeded(let id, let value, let comparison):
+            succeed(id, value, comparison, at: now, &output)
+        case .fetchFailed(let id, let error, let failureCount):
+            fail(id, error, failureCount, at: now, &output)
+        case .fallbackLoaded(let id, let error, let failureCount, let stored):
+            guard fetch?.id == id else { break }
+            finishFailure(error, failureCount, fallback: stored, at: now, &output)
+        case .cancelRequested(let revert):
+            cancel(revert: revert, &output)
+        case .waiterLeft(let id):
+            if let waiter = fetch?.waiters.removeValue(forKey: id) {
+                output.actions.append(.resume(waiter, .failure(CancellationError())))
+            }
+        case .observerAdded(let id, let observer):
+            addObserver(id, observer, &output)
+        case .observerChanged(let id, let observer):
+            if observers[id] != nil { observers[id] = observer }
+        case .observerRemoved(let id):
+            removeObserver(id, &output)
+        case .dataSet(let value, let updatedAt, let mode, let isRestored, let comparison, let expected):
+            setData(value, updatedAt, mode, isRestored, comparison, expected, &output)
+        case .invalidated(let refetchType):
+            invalidate(refetchType, at: now, conditions, &output)
+        case .refetchRequested(let reason):
+            refetch(reason, activeOnly: false, at: now, conditions, &output)
+        case .reset:
+            reset(at: now, conditions, &output)
+        case .removed:
+            guard !isRemoved else { break }
+            isRemoved = true
+            cancel(revert: true, &output)
+            changed()
+        case .persistenceAdopted(let adopted):
+            if persistence == nil { persistence = Boxed(adopted) }
+            if let persistence = persistence?.value, snapshot.data == nil,
+                persistence.config.usagePolicy != .useIfFetchFails
+            {
+                output.actions.append(.restore(persistence))
+            }
+        case .focusRegained:
+            refetchOnTrigger(\.refetchOnFocus, reason: .focus, at: now, &output)
+        case .reconnected:
+            refetchOnTrigger(\.refetchOnReconnect, reason: .reconnect, at: now, &output)
+        case .timerFired(.collection):
+            collectionDeadline = nil
+            if observers.isEmpty, fetch == nil, !isRemoved { output.actions.append(.collect) }
+        case .timerFired(.staleness):
+            stalenessDeadline = nil
+            changed()
+        }
+        scheduleTimers(at: now, &output)
+        return output
+    }
+
+    // MARK: - Freshness
+
+    /// Whether the data is stale for an observer with `staleTime` (TanStack v5): no data is stale; a disabled
+    /// observer sees nothing stale; `.static` data never is; invalidated data (or data whose last refetch
+    /// failed) is; else data older than `staleTime` is.
+    package static func isStale(
+        _ snapshot: EntrySnapshot, staleTime: StaleTime, isEnabled: Bool = true, at now: SchedulerInstant
+    ) -> Bool {
+        guard isEnabled else { return false }
+        guard snapshot.data != nil, let updatedAt = snapshot.dataUpdatedAt else { return true }
+        if staleTime == .static { return false }
+        if snapshot.isInvalidated { return true }
+        guard let deadline = staleTime.deadline(after: updatedAt) else { return false }
+        return deadline <= now
+    }
+
+    /// Whether the entry is stale as a whole (for filters and the inspector): for one of its enabled
+    /// observers, or, with none, by the `staleTime` of the defaults for its key.
+    package func isStale(at now: SchedulerInstant) -> Bool {
+        guard !observers.isEmpty else { return Self.isStale(snapshot, staleTime: defaultStaleTime, at: now) }
+        return observers.values.contains { observer in
+            Self.isStale(snapshot, staleTime: observer.staleTime, isEnabled: observer.isEnabled, at: now)
+        }
+    }
+
+    /// Whether an enabled observer watches the entry.
+    package var isActive: Bool {
+        observers.values.contains { $0.isEnabled }
+    }
+
+    /// Whether bulk operations must leave the entry alone: every observer is disabled, or, with none, it was
+    /// never fetched (nothing knows how to).
+    package var isDisabled: Bool {
+        observers.isEmpty ? lastRequest == nil : !isActive
+    }
+
+    // MARK: - Actions
+
+    /// Marks a change that observers must hear of (published once per event).
+    mutating func changed() {
+        version &+= 1
+    }
+
+    mutating func setFetchStatus(_ status: FetchStatus, of id: UInt64) {
+        guard fetch?.id == id, snapshot.fetchStatus != status else { return }
+        snapshot.fetchStatus = status
+        changed()
+    }
+
+    /// Arms or moves the garbage-collection and staleness timers after every event.
+    private mutating func scheduleTimers(at now: SchedulerInstant, _ output: inout Output) {
+        if observers.isEmpty, fetch == nil, !isRemoved {
+            if collectionDeadline == nil, case .duration(let duration) = gcTime {
+                collectionDeadline = now + duration
+                output.actions.append(.setTimer(.collection, collectionDeadline))
+            }
+        } else if collectionDeadline != nil {
+            collectionDeadline = nil
+            output.actions.append(.setTimer(.collection, nil))
+        }
+        var next: SchedulerInstant?
+        if !isRemoved, snapshot.data != nil, !snapshot.isInvalidated, let updatedAt = snapshot.dataUpdatedAt {
+            for observer in observers.values where observer.isEnabled {
+                guard let deadline = observer.staleTime.deadline(after: updatedAt), deadline > now else { continue }
+                next = min(next ?? deadline, deadline)
+            }
+        }
+        if next != stalenessDeadline {
+            stalenessDeadline = next
+            output.actions.append(.setTimer(.staleness, next))
+        }
+    }
+}

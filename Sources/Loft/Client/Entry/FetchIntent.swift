@@ -1,0 +1,28 @@
+/// What a caller wants of a fetch request; the entry's state machine decides from it, the data and the
+/// freshness whether to answer from the cache, join the fetch in flight, start one, or do nothing.
+package enum FetchIntent: Sendable {
+    /// `refetch()`: always fetches; on an entry that has data, cancels the fetch in flight and starts anew.
+    case explicit
+    /// A trigger the entry chose already (invalidation, focus, reconnect, a bulk refetch): joins a fetch in
+    /// flight, else starts one.
+    case trigger
+    /// `value(for:)`, `fetchQuery`, `prefetchQuery`: data fresh for `staleTime` answers; else fetch or join.
+    case ifStale(StaleTime)
+    /// `ensureQueryData`: any data answers, whatever its age.
+    case ifMissing
+    /// A query appeared (created, or given a new request or key): fetches when there is no data, when the
+    /// stored value must be refreshed (`.useAndThenFetch`), or when `refetchOnAppear` says so for this
+    /// staleness. Nothing while the observer is disabled.
+    case appear(StaleTime, RefetchTrigger)
+    /// Waits for the fetch in flight to settle, if any; starts nothing (`invalidateQueries` and
+    /// `refetchQueries` awaiting the refetches they started).
+    case settle
+    /// A polling tick: nothing while the observer is disabled, or unfocused unless `inBackground`.
+    case interval(inBackground: Bool)
+}
+
+/// A caller waiting for the result of a fetch.
+package struct EntryWaiter: Sendable {
+    package let id: UInt64
+    package let continuation: CheckedContinuation<any Sendable, any Error>
+}

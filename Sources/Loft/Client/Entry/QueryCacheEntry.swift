@@ -1,0 +1,261 @@
+/// The cache entry of one key: the thin storage around its `EntryStateMachine`. It holds the machine behind
+/// the one lock, feeds it events with the client's current instant, focus and network, and performs the
+/// actions it returns once the lock is released (tasks, waiters, timers, persistence, events, publication).
+///
+/// **Behavior**
+/// - Every lifecycle rule (freshness, join or replace, retries stopping, cancel and restore, garbage
+///   collection, staleness timers, persistence policies) is the machine's; this type decides nothing.
+/// - Every change is published in order through `changes`; no lock is held while observers, fetchers, user
+///   closures or continuations run.
+package final class QueryCacheEntry: Sendable {
+    private struct Storage: Sendable {
+        var machine: EntryStateMachine
+        var nextWaiterID: UInt64 = 0
+        var nextObserverID: UInt64 = 0
+        /// Made when someone first asks for `changes`: an entry nobody observes (a `setQueryData`, a prefetch,
+        /// a hydrated query) costs no subject.
+        var publication: OrderedSubject<UInt64>?
+    }
+
+    package let key: QueryKey
+    let context: ClientContext
+    private let timerOwner: UInt64
+    private let storage: Locked<Storage>
+
+    package init(key: QueryKey, context: ClientContext, defaults: QueryDefaults) {
+        self.key = key
+        self.context = context
+        timerOwner = context.timers.makeOwner()
+        let machine = EntryStateMachine(key: key, gcTime: defaults.gcTime, staleTime: defaults.staleTime)
+        storage = Locked(Storage(machine: machine))
+    }
+
+    // MARK: - Reading
+
+    package var snapshot: EntrySnapshot {
+        storage.withLock { $0.machine.snapshot }
+    }
+
+    /// The version of the entry after every change, in order; a new subscriber gets the current version first.
+    /// Observers read `snapshot` when they need it: with many observers, passing a number is much cheaper than
+    /// copying the snapshot to each.
+    package var changes: CurrentValueSubject<UInt64, Never> {
+        storage.withLock { storage in
+            if let publication = storage.publication { return publication.subject }
+            let publication = OrderedSubject(storage.machine.version)
+            storage.publication = publication
+            return publication.subject
+        }
+    }
+
+    /// Whether someone asked for `changes` yet.
+    package var hasPublisher: Bool {
+        storage.withLock { $0.publication != nil }
+    }
+
+    /// The data alone: a cache-hit read copies nothing else.
+    package var data: (any Sendable)? {
+        storage.withLock { $0.machine.snapshot.data }
+    }
+
+    package var isFetching: Bool {
+        storage.withLock { $0.machine.fetch != nil }
+    }
+
+    /// Whether the entry was removed from its client (garbage collection, `removeQueries`, `clear()`).
+    package var isRemoved: Bool {
+        storage.withLock { $0.machine.isRemoved }
+    }
+
+    /// What a filter looks at.
+    package func info(at now: SchedulerInstant) -> QueryInfo {
+        storage.withLock { storage in
+            let machine = storage.machine
+            return QueryInfo(
+                key: key, status: machine.snapshot.status, fetchStatus: machine.snapshot.fetchStatus,
+                dataUpdatedAt: machine.snapshot.dataUpdatedAt, isStale: machine.isStale(at: now),
+                isActive: machine.isActive, isDisabled: machine.isDisabled,
+                observerCount: machine.snapshot.observerCount)
+        }
+    }
+
+    // MARK: - Events
+
+    /// Feeds `event` to the state machine, publishes the change if any, and performs the actions.
+    @discardableResult
+    package func send(_ event: EntryEvent) -> EntryStateMachine.Output {
+        let now = context.scheduler.now
+        let conditions = context.environment.conditions
+        let (output, toDrain) = storage.withLock { storage -> (EntryStateMachine.Output, OrderedSubject<UInt64>?) in
+            let version = storage.machine.version
+            let output = storage.machine.handle(event, at: now, conditions: conditions)
+            guard storage.machine.version != version, let publication = storage.publication else {
+                return (output, nil)
+            }
+            return (output, publication.enqueue(storage.machine.version) ? publication : nil)
+        }
+        toDrain?.drain()
+        perform(output.actions)
+        return output
+    }
+
+    /// Starts a fetch, joins the one in flight, or does nothing, as the machine decides for `intent`.
+    package func request(_ request: FetchRequest, _ intent: FetchIntent, observer: UInt64? = nil) {
+        send(.fetchRequested(request, intent, observer: observer, waiter: nil))
+    }
+
+    /// The value `intent` asks for: the cached one when it answers, else the result of the fetch it starts or
+    /// joins.
+    ///
+    /// - Throws: the fetcher's last error once retries are exhausted; `QueryError.cancelled` when the fetch is
+    ///   cancelled; `QueryError.disabled` when the request needs no fetch and there is no data;
+    ///   `CancellationError` when the calling task is cancelled (the fetch goes on for others).
+    package func fetchValue(_ request: FetchRequest, _ intent: FetchIntent, observer: UInt64? = nil) async throws
+        -> any Sendable
+    {
+        let waiterID = storage.withLock { storage in
+            storage.nextWaiterID += 1
+            return storage.nextWaiterID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let waiter = EntryWaiter(id: waiterID, continuation: continuation)
+                send(.fetchRequested(request, intent, observer: observer, waiter: waiter))
+            }
+        } onCancel: {
+            send(.waiterLeft(waiterID))
+        }
+    }
+
+    /// Returns once the fetch in flight, if any, has settled (whatever its result).
+    package func settled() async {
+        guard isFetching else { return }
+        let request = FetchRequest(fetch: { () }, retry: .never, structuralSharing: false, reason: .manual)
+        _ = try? await fetchValue(request, .settle)
+    }
+
+    /// Writes `value` as the entry's data; an `Equatable` value equal to the old one keeps the old one
+    /// (compared outside the lock). Returns whether the data changed.
+    @discardableResult
+    package func setData(
+        _ value: any Sendable, updatedAt: SchedulerInstant, mode: EntryEvent.WriteMode = .always,
+        structuralSharing: Bool = true, isRestored: Bool = false, expecting: UInt64? = nil
+    ) -> (isStored: Bool, isChanged: Bool) {
+        var comparison: EntryEvent.Comparison?
+        if structuralSharing {
+            let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
+            comparison = EntryEvent.Comparison(dataVersion: version, isSame: areEqual(data, value))
+        }
+        let output = send(
+            .dataSet(value, updatedAt: updatedAt, mode, isRestored: isRestored, comparison, expecting: expecting))
+        return (output.isStored, output.isChanged)
+    }
+
+    /// Replaces the data with `updater(old)` atomically: the updater runs outside the lock, and runs again on
+    /// the new data when someone wrote meanwhile. A nil result changes nothing.
+    package func update<T: Sendable>(
+        at updatedAt: SchedulerInstant, structuralSharing: Bool, _ updater: (T?) throws -> T?
+    ) throws -> Bool {
+        while true {
+            let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
+            let old: T? = try data.map { try cast($0, to: T.self, key: key) }
+            guard let new = try updater(old) else { return false }
+            let result = setData(
+                new, updatedAt: updatedAt, structuralSharing: structuralSharing, expecting: version)
+            if result.isStored { return result.isChanged }
+        }
+    }
+
+    // MARK: - Observers
+
+    /// Adds an observer (a query or consumer); returns its id.
+    package func addObserver(_ observer: EntryObserver) -> UInt64 {
+        let id = storage.withLock { storage in
+            storage.nextObserverID += 1
+            return storage.nextObserverID
+        }
+        send(.observerAdded(id, observer))
+        return id
+    }
+
+    /// Replaces what the machine knows of an observer (its options changed).
+    package func setObserver(_ id: UInt64, _ observer: EntryObserver) {
+        send(.observerChanged(id, observer))
+    }
+
+    package func removeObserver(_ id: UInt64) {
+        send(.observerRemoved(id))
+    }
+
+    /// Asks each observer that takes requests of `request`'s type to refetch with it (a mutation's
+    /// `.newData(request)`).
+    package func refetch(withRequest request: any Sendable) {
+        let observers = storage.withLock { $0.machine.observers.values.compactMap(\.refetchWithRequest) }
+        for refetch in observers { _ = refetch(request) }
+    }
+
+    // MARK: - Actions
+
+    private func perform(_ actions: [EntryAction]) {
+        for action in actions {
+            switch action {
+            case .resume(let continuation, let result):
+                continuation.resume(with: result)
+            case .startFetch(let id, let request):
+                let retryer = Retryer(
+                    policy: request.retry, networkMode: request.networkMode, pausesWhenUnfocused: true,
+                    context: context)
+                let task = context.tracker.spawn { [self] in await run(id, request, retryer) }
+                send(.taskCreated(fetch: id, task, retryer))
+            case .cancelTask(let task):
+                task.cancel()
+            case .cancelRetry(let retryer):
+                retryer.cancelRetry()
+            case .continueRetry(let retryer):
+                retryer.continueRetry()
+            case .checkStore(let request, let intent, let observer, let waiter, let persistence):
+                checkStore(request, intent, observer, waiter, persistence)
+            case .restore(let persistence):
+                if let stored = load(from: persistence) {
+                    setData(
+                        stored.value, updatedAt: stored.savedAt, mode: .ifMissing, structuralSharing: false,
+                        isRestored: true)
+                }
+            case .loadFallback(let id, let error, let failureCount, let persistence):
+                let stored = load(from: persistence)
+                send(.fallbackLoaded(fetch: id, error, failureCount: failureCount, stored: stored))
+            case .save(let value, let instant, let persistence):
+                save(value, at: instant, to: persistence)
+            case .setTimer(let timer, let deadline):
+                context.timers.set(TimerQueue.Key(owner: timerOwner, kind: timer.rawValue), at: deadline) {
+                    [weak self] in self?.send(.timerFired(timer))
+                }
+            case .refetch(let refetch, let reason):
+                refetch(reason)
+            case .emit(let event):
+                context.events.send(event)
+            case .collect:
+                context.collect(self)
+            }
+        }
+    }
+
+    private func run(_ id: UInt64, _ request: FetchRequest, _ retryer: Retryer) async {
+        var hooks = Retryer.Hooks()
+        hooks.onRetry = { [weak self] failureCount, _ in
+            self?.send(.attemptFailed(fetch: id, failureCount: failureCount))
+        }
+        hooks.onPause = { [weak self] in self?.send(.fetchPaused(fetch: id)) }
+        hooks.onContinue = { [weak self] in self?.send(.fetchContinued(fetch: id)) }
+        switch await retryer.run(hooks, request.fetch) {
+        case .success(let value):
+            let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
+            let isSame = request.structuralSharing && areEqual(data, value)
+            send(.fetchSucceeded(fetch: id, value, EntryEvent.Comparison(dataVersion: version, isSame: isSame)))
+        case .failure(let error, let failureCount):
+            send(.fetchFailed(fetch: id, error, failureCount: failureCount))
+        case .cancelled:
+            break
+        }
+    }
+}

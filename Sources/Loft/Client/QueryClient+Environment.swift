@@ -1,0 +1,39 @@
+extension QueryClient {
+    /// Whether the app is focused, as last told by `setFocused(_:)` (true until told otherwise).
+    public var isFocused: Bool {
+        context.environment.conditions.isFocused
+    }
+
+    /// Whether the network is online, as last told by `setOnline(_:)` (true until told otherwise).
+    public var isOnline: Bool {
+        context.environment.conditions.isOnline
+    }
+
+    /// Tells the client whether the app is focused (in the foreground).
+    ///
+    /// **Behavior**
+    /// - Regaining focus refetches every entry with an enabled query whose `refetchOnFocus` says so for the
+    ///   staleness it sees (`.ifStale` by default), joining a fetch in flight; the fetch records `.focus`.
+    /// - Retries that came due while unfocused continue; polling without `refetchIntervalInBackground` resumes.
+    /// - Telling the client what it knows already does nothing.
+    public func setFocused(_ isFocused: Bool) {
+        let previous = context.environment.update { $0.isFocused = isFocused }
+        guard isFocused, !previous.isFocused else { return }
+        for entry in allEntries { entry.send(.focusRegained) }
+    }
+
+    /// Tells the client whether the network is online.
+    ///
+    /// **Behavior**
+    /// - Going offline pauses what `NetworkMode` says: fetches that would start (`.online`) and retries that
+    ///   come due (`.online`, `.offlineFirst`) wait with `FetchStatus.paused`.
+    /// - Coming back online continues the paused fetches, then refetches every entry with an enabled query
+    ///   whose `refetchOnReconnect` says so (`.ifStale` by default), joining a fetch in flight; the fetch
+    ///   records `.reconnect`.
+    /// - Telling the client what it knows already does nothing.
+    public func setOnline(_ isOnline: Bool) {
+        let previous = context.environment.update { $0.isOnline = isOnline }
+        guard isOnline, !previous.isOnline else { return }
+        for entry in allEntries { entry.send(.reconnected) }
+    }
+}

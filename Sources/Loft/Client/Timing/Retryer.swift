@@ -1,0 +1,115 @@
+/// Runs one fetch or mutation: its attempts, the back-off between them on the client's timer queue, and the
+/// pauses while the network (or, for queries, the focus) is away — TanStack's retryer, shared by queries and
+/// mutations.
+///
+/// **Behavior**
+/// - `RetryPolicy` decides from the failure count and the error whether, and after how long, to try again.
+/// - A first attempt that `NetworkMode` does not let start offline waits, paused, until the client is online.
+/// - A retry due while it cannot continue (offline unless `.always`; unfocused when `pausesWhenUnfocused`)
+///   waits, paused, until it can.
+/// - `cancelRetry()` lets the attempt in flight finish but makes no further attempt: the run fails with the
+///   last error when its back-off ends. `continueRetry()` undoes it before then.
+/// - Cancelling the task that runs it stops it at once (`.cancelled`).
+/// - Waiting (back-off or pause) does not count as busy work, so `QueryClient.waitUntilIdle()` returns.
+package final class Retryer: Sendable {
+    /// How a run ended.
+    package enum Outcome: Sendable {
+        case success(any Sendable)
+        case failure(any Error, failureCount: Int)
+        case cancelled
+    }
+
+    /// What a run reports while it goes.
+    package struct Hooks: Sendable {
+        /// An attempt failed and another will follow (the failure count so far, the error).
+        package var onRetry: @Sendable (_ failureCount: Int, _ error: any Error) -> Void = { _, _ in }
+        /// The run waits for the network or the focus.
+        package var onPause: @Sendable () -> Void = {}
+        /// The run goes on after a pause.
+        package var onContinue: @Sendable () -> Void = {}
+
+        package init() {}
+    }
+
+    private let policy: RetryPolicy
+    private let networkMode: NetworkMode
+    private let pausesWhenUnfocused: Bool
+    private let context: ClientContext
+    private let timer: TimerQueue.Key
+    private let isRetryCancelled = Locked(false)
+
+    package init(policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, context: ClientContext) {
+        self.policy = policy
+        self.networkMode = networkMode
+        self.pausesWhenUnfocused = pausesWhenUnfocused
+        self.context = context
+        timer = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
+    }
+
+    /// Makes no further attempt after the one in flight (the last observer left).
+    package func cancelRetry() {
+        isRetryCancelled.withLock { $0 = true }
+    }
+
+    /// Undoes `cancelRetry()` (an observer came back before the next attempt).
+    package func continueRetry() {
+        isRetryCancelled.withLock { $0 = false }
+    }
+
+    /// Runs `attempt` until it succeeds, the policy gives up, or the task is cancelled.
+    package func run(_ hooks: Hooks, _ attempt: @Sendable () async throws -> any Sendable) async -> Outcome {
+        let networkMode = networkMode
+        do {
+            if !networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
+                try await pause(hooks) { networkMode.canStart(isOnline: $0.isOnline) }
+            }
+        } catch {
+            return .cancelled
+        }
+        var failures = 0
+        while true {
+            do {
+                return .success(try await attempt())
+            } catch {
+                if Task.isCancelled { return .cancelled }
+                failures += 1
+                guard !isRetryCancelled.withLock({ $0 }), let delay = policy.delayBeforeRetry(failures, error) else {
+                    return .failure(error, failureCount: failures)
+                }
+                hooks.onRetry(failures, error)
+                do {
+                    try await backOff(delay)
+                    if isRetryCancelled.withLock({ $0 }) { return .failure(error, failureCount: failures) }
+                    let pausesWhenUnfocused = pausesWhenUnfocused
+                    let canContinue: @Sendable (ClientEnvironment.Conditions) -> Bool = {
+                        networkMode.canContinue(
+                            isOnline: $0.isOnline, isFocused: $0.isFocused, pausesWhenUnfocused: pausesWhenUnfocused)
+                    }
+                    if !canContinue(context.environment.conditions) { try await pause(hooks, until: canContinue) }
+                    if isRetryCancelled.withLock({ $0 }) { return .failure(error, failureCount: failures) }
+                } catch {
+                    return .cancelled
+                }
+            }
+        }
+    }
+
+    private func backOff(_ delay: Duration) async throws {
+        let timers = context.timers
+        let timer = timer
+        let deadline = context.scheduler.now + delay
+        try await context.tracker.suspend { resume in
+            timers.set(timer, at: deadline, resume)
+            return { timers.cancel(timer) }
+        }
+    }
+
+    private func pause(
+        _ hooks: Hooks, until condition: @escaping @Sendable (ClientEnvironment.Conditions) -> Bool
+    ) async throws {
+        hooks.onPause()
+        let environment = context.environment
+        try await context.tracker.suspend { resume in environment.wait(until: condition, resume) }
+        hooks.onContinue()
+    }
+}

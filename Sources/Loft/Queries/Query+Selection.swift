@@ -1,0 +1,86 @@
+import Observation
+
+extension Query {
+    /// A derived view of a query's data in another type: `[User]` in the cache, `[String]` of names on the
+    /// screen (TanStack's and SunKit's `select` that changes the type).
+    ///
+    /// ```swift
+    /// let users = Query<Void, [User]>(key: "users", behavior: .startImmediately(()), client: client) {
+    ///     try await api.users()
+    /// }
+    /// let names = users.select { users in users.map(\.name) }
+    /// let subscription = names.valuePublisher.sink { print($0) }
+    /// ```
+    ///
+    /// **Behavior**
+    /// - It observes the key the query had when the selection was made, as a consumer does: it never fetches,
+    ///   and it shares the entry's state.
+    /// - `select` runs once per new data (not per read, nor when a refetch returns an equal value), outside any
+    ///   lock; the query's own `select` runs first.
+    /// - When released, it leaves the entry's observers.
+    public final class Selection<Value: Sendable>: Sendable {
+        private let observation: QueryObservation<Response, Value>
+        private let registrar = ObservationRegistrar()
+
+        init(
+            key: QueryKey, options: QueryOptions<Response>, client: QueryClient,
+            select: @escaping @Sendable (Response) -> Value
+        ) {
+            var options = options
+            options.placeholderData = nil
+            options.initialData = nil
+            observation = QueryObservation(client: client, options: options, key: key, project: select)
+            observation.onChange { [weak self] in self?.notifyObservers() }
+            observation.attach(to: key)
+        }
+
+        deinit {
+            observation.detach()
+        }
+
+        /// The key observed.
+        public var key: QueryKey {
+            observation.key
+        }
+
+        /// What to show: idle, loading, failed, or the selected value.
+        public var state: QueryState<Value> {
+            registrar.access(self, keyPath: \.snapshot)
+            return observation.snapshot.state
+        }
+
+        /// The full picture of the key, with the selected value.
+        public var snapshot: QuerySnapshot<Value> {
+            registrar.access(self, keyPath: \.snapshot)
+            return observation.snapshot
+        }
+
+        /// Every change of `state`, starting with the current one.
+        public var statePublisher: AnyPublisher<QueryState<Value>, Never> {
+            observation.statePublisher
+        }
+
+        /// Every new selected value, starting with the current one if there is one.
+        public var valuePublisher: AnyPublisher<Value, Never> {
+            observation.valuePublisher
+        }
+
+        /// `statePublisher` as an `AsyncSequence`.
+        public var states: AsyncStream<QueryState<Value>> {
+            statePublisher.values
+        }
+
+        private func notifyObservers() {
+            registrar.notifyChange(of: self, at: \.snapshot)
+        }
+    }
+
+    /// A view of this query's data through `select`, in another type; see `Selection`.
+    public func select<Value: Sendable>(
+        _ select: @escaping @Sendable (Response) -> Value
+    ) -> Selection<Value> {
+        Selection(key: key, options: options, client: client, select: select)
+    }
+}
+
+extension Query.Selection: Observable {}

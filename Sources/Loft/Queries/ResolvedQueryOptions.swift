@@ -1,0 +1,43 @@
+/// A query's options with every default filled in, for one key (the client's defaults, or those set for a
+/// prefix of the key).
+struct ResolvedQueryOptions: Sendable {
+    var staleTime: StaleTime
+    var gcTime: GCTime
+    var retry: RetryPolicy
+    var networkMode: NetworkMode
+    var structuralSharing: Bool
+    var refetchOnAppear: RefetchTrigger
+    var refetchOnFocus: RefetchTrigger
+    var refetchOnReconnect: RefetchTrigger
+    var isEnabled: Bool
+    var cancelWhenUnobserved: Bool
+    var refetchIntervalInBackground: Bool
+
+    init<Value>(_ options: QueryOptions<Value>, defaults: QueryDefaults) {
+        staleTime = options.staleTime ?? defaults.staleTime
+        gcTime = options.gcTime ?? defaults.gcTime
+        retry = options.retry ?? defaults.retry
+        networkMode = options.networkMode ?? defaults.networkMode
+        structuralSharing = options.structuralSharing ?? defaults.structuralSharing
+        refetchOnAppear = options.refetchOnAppear ?? defaults.refetchOnAppear
+        refetchOnFocus = options.refetchOnFocus ?? defaults.refetchOnFocus
+        refetchOnReconnect = options.refetchOnReconnect ?? defaults.refetchOnReconnect
+        isEnabled = options.enabled
+        cancelWhenUnobserved = options.cancelWhenUnobserved
+        refetchIntervalInBackground = options.refetchIntervalInBackground
+    }
+
+    /// What the entry's state machine knows of an observer with these options.
+    func observer(_ callbacks: ObserverCallbacks, initialData: Boxed<EntryObserver.InitialData>?) -> EntryObserver {
+        EntryObserver(
+            isEnabled: isEnabled, staleTime: staleTime, gcTime: gcTime, refetchOnFocus: refetchOnFocus,
+            refetchOnReconnect: refetchOnReconnect, initialData: initialData, refetch: callbacks.refetch,
+            refetchWithRequest: callbacks.refetchWithRequest)
+    }
+}
+
+/// How an entry makes a query refetch; none for a consumer.
+struct ObserverCallbacks: Sendable {
+    var refetch: (@Sendable (FetchReason) -> Void)?
+    var refetchWithRequest: (@Sendable (any Sendable) -> Bool)?
+}
