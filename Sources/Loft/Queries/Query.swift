@@ -145,7 +145,8 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     public func setOptions(_ options: QueryOptions<Response>) {
         let wasEnabled = observation.options.enabled
         observation.setOptions(options)
-        if options.enabled, !wasEnabled, let request = locked.withLock({ $0.request }) {
+        // A `Void` request needs no `refetch(request:)` to be known.
+        if options.enabled, !wasEnabled, let request = locked.withLock({ $0.request }) ?? (() as? Request) {
             appear(request)
         }
     }

@@ -129,8 +129,12 @@ package struct EntryStateMachine: Sendable {
         case .reconnected:
             refetchOnTrigger(\.refetchOnReconnect, reason: .reconnect, at: now, &output)
         case .timerFired(.collection):
-            collectionDeadline = nil
-            if observers.isEmpty, fetch == nil, !isRemoved { output.actions.append(.collect) }
+            // The deadline stays set while the client removes the entry, so that none is armed again.
+            if observers.isEmpty, fetch == nil, !isRemoved {
+                output.actions.append(.collect)
+            } else {
+                collectionDeadline = nil
+            }
         case .timerFired(.staleness):
             stalenessDeadline = nil
             changed()

@@ -82,9 +82,18 @@ package final class TimerQueue: Sendable {
         schedule(wake)
     }
 
-    /// Cancels the timer `key`, if set.
+    /// Cancels the timer `key`, if set; with no timer left, the wake-up goes too (nothing stays pending on
+    /// the scheduler).
     package func cancel(_ key: Key) {
-        state.withLock { state in _ = state.timers.removeValue(forKey: key) }
+        let wake = state.withLock { state -> (any Cancellable)? in
+            guard state.timers.removeValue(forKey: key) != nil, state.timers.isEmpty, let wake = state.wake else {
+                return nil
+            }
+            state.wake = nil
+            state.heap = Heap()
+            return wake.token
+        }
+        wake?.cancel()
     }
 
     /// A wake-up to schedule once the lock is released, and the one it replaces.
