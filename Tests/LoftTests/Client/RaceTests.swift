@@ -1,0 +1,80 @@
+import Dispatch
+import LoftTesting
+import Testing
+
+@testable import Loft
+
+/// The three races the entry and the query used to have, each now atomic; run under the thread sanitizer.
+@Suite struct RaceTests {
+    @Test("setQueryData(for:updater:) from many threads loses no update: the updater runs again on newer data")
+    func updaterIsAtomic() throws {
+        let harness = Harness()
+        harness.client.setQueryData(0, for: "count")
+        DispatchQueue.concurrentPerform(iterations: 800) { _ in
+            try? harness.client.setQueryData(for: "count") { (old: Int?) in (old ?? 0) + 1 }
+        }
+        #expect(try harness.client.getQueryData("count", as: Int.self) == 800)
+    }
+
+    @Test("concurrent refetch calls start one polling chain")
+    func onePollingChain() async {
+        let harness = Harness()
+        let query = Query<Void, Int>(
+            key: "poll", pollingBehavior: .pollEvery(.seconds(5)), options: QueryOptions(staleTime: .infinity),
+            client: harness.client
+        ) { 1 }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in query.refetch() }
+        await harness.client.waitUntilIdle()
+        await harness.advance(by: .seconds(5))
+        #expect(harness.fetchReasons("poll").filter { $0 == .interval }.count == 1)
+    }
+
+    @Test("waitUntilIdle returns only once a failed fetch's retry timer is set, so advancing always wakes it")
+    func retryTimerBeforeIdle() async {
+        for _ in 0..<50 {
+            let harness = Harness(defaults: QueryDefaults(retry: .count(1)))
+            let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline), .answer(1))
+            let query = Query(key: "r", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
+            await fetcher.waitForCalls(1)
+            await harness.client.waitUntilIdle()
+            await harness.advance(by: .seconds(1))
+            #expect(query.state.value == 1)
+        }
+    }
+}
+
+@Suite struct TimerQueueTests {
+    @Test("timers fire in deadline order, first set first among equal deadlines; a moved timer fires once")
+    func order() {
+        let scheduler = TestScheduler()
+        let timers = TimerQueue(scheduler: scheduler)
+        let fired = Locked<[String]>([])
+        let owner = timers.makeOwner()
+        func key(_ kind: UInt8) -> TimerQueue.Key { TimerQueue.Key(owner: owner, kind: kind) }
+        timers.set(key(1), at: scheduler.now + .seconds(3)) { fired.withLock { $0.append("c") } }
+        timers.set(key(2), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("a") } }
+        timers.set(key(3), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("b") } }
+        timers.set(key(4), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("moved") } }
+        timers.set(key(4), at: scheduler.now + .seconds(5)) { fired.withLock { $0.append("d") } }
+        scheduler.advance(by: .seconds(10))
+        #expect(fired.withLock { $0 } == ["a", "b", "c", "d"])
+        #expect(timers.count == 0)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("a timer set while firing and already due fires in the same turn; cancelling the last leaves nothing")
+    func nested() {
+        let scheduler = TestScheduler()
+        let timers = TimerQueue(scheduler: scheduler)
+        let fired = Locked(0)
+        let owner = timers.makeOwner()
+        timers.set(TimerQueue.Key(owner: owner, kind: 1), at: scheduler.now + .seconds(1)) {
+            timers.set(TimerQueue.Key(owner: owner, kind: 2), at: scheduler.now) { fired.withLock { $0 += 1 } }
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(fired.withLock { $0 } == 1)
+        timers.set(TimerQueue.Key(owner: owner, kind: 3), at: scheduler.now + .seconds(1)) {}
+        timers.cancel(TimerQueue.Key(owner: owner, kind: 3))
+        #expect(scheduler.pendingCount == 0)
+    }
+}
