@@ -21,7 +21,7 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     ("c", { [subscribeCancelScenario($0)] }),
     ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }), ("f", { [fanOutQueryScenario($0)] }),
     ("g", invalidationScenario), ("h", persistenceScenario),
-    ("i", memoryScenario), ("j", pagesScenario),
+    ("i", memoryScenario), ("j", pagesScenario), ("k", { [focusScenario($0)] }),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []

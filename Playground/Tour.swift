@@ -34,5 +34,5 @@ func settled<Request, Response>(_ query: Query<Request, Response>) async -> Quer
 
 let queryTour: [TourStep] = [
     firstFetchStep, consumerStep, dedupeStep, cacheHitStep, staleWhileRevalidateStep, retryStep, mutationStep,
-    pollingStep, keyAdapterStep, pagesStep, persistedCacheStep,
+    pollingStep, keyAdapterStep, pagesStep, offlineStep, persistedCacheStep,
 ]

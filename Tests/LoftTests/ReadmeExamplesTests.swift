@@ -325,6 +325,23 @@ let api = ExampleAPI()
         _ = (both, later)
     }
 
+    @Test("query defaults and filters")
+    func defaultsAndFilters() async {
+        let client = QueryClient(scheduler: TestScheduler())
+        client.setQueryDefaults(QueryDefaults(staleTime: .seconds(60)), for: "settings")
+        client.setOnline(false)
+        let theme: QueryKey = ["settings", "theme"]
+        let settings = Query<Void, String>(key: theme, behavior: .startImmediately(()), client: client) { "dark" }
+        let paused = client.isFetching(filter: QueryFilter(fetchStatus: .paused))
+        client.setOnline(true)
+        await client.invalidateQueries(["todos", ["status": "done"]], filter: QueryFilter(type: .active))
+        client.removeQueries("todos", filter: .inactive)
+        client.cancelQueries("todos", revert: false)
+        await client.waitUntilIdle()
+        #expect(paused == 1)
+        #expect(settings.state.value == "dark")
+    }
+
     @Test("virtual time")
     func virtualTime() {
         let scheduler = TestScheduler()

@@ -19,7 +19,8 @@ extension QueryClient {
     public func setFocused(_ isFocused: Bool) {
         let previous = context.environment.update { $0.isFocused = isFocused }
         guard isFocused, !previous.isFocused else { return }
-        for entry in allEntries { entry.send(.focusRegained) }
+        let (now, conditions) = (scheduler.now, context.environment.conditions)
+        for entry in allEntries { entry.send(.focusRegained, at: now, conditions: conditions) }
     }
 
     /// Tells the client whether the network is online.
@@ -34,6 +35,7 @@ extension QueryClient {
     public func setOnline(_ isOnline: Bool) {
         let previous = context.environment.update { $0.isOnline = isOnline }
         guard isOnline, !previous.isOnline else { return }
-        for entry in allEntries { entry.send(.reconnected) }
+        let (now, conditions) = (scheduler.now, context.environment.conditions)
+        for entry in allEntries { entry.send(.reconnected, at: now, conditions: conditions) }
     }
 }

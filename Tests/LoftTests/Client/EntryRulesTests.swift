@@ -51,7 +51,9 @@ import Testing
     func imperativeFetchesDoNotRetry() async throws {
         let harness = Harness()  // the client's default retries 3 times
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline))
-        await #expect(throws: APIError.offline) { try await harness.client.fetchQuery("a") { try await fetcher.fetch(()) } }
+        await #expect(throws: APIError.offline) {
+            try await harness.client.fetchQuery("a") { try await fetcher.fetch(()) }
+        }
         await harness.client.prefetchQuery("b") { try await fetcher.fetch(()) }
         await #expect(throws: APIError.offline) {
             try await harness.client.ensureQueryData("c") { try await fetcher.fetch(()) }
@@ -255,7 +257,8 @@ import Testing
         let harness = Harness()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         await harness.client.prefetchQuery(["list", 1]) { try await fetcher.fetch(()) }
-        let active = Query(key: ["list", 2], behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
+        let active = Query(
+            key: ["list", 2], behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
         await harness.client.refetchQueries("list")
         #expect(fetcher.callCount == 4)

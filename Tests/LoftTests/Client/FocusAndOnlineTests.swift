@@ -103,8 +103,11 @@ import Testing
         #expect(harness.client.isFetching(filter: QueryFilter(fetchStatus: .paused)) == 0)
         #expect(
             harness.events.values.contains {
-                if case .fetchFinished("gone", let error?) = $0 { error as? QueryError == .cancelled(key: "gone") }
-                else { false }
+                if case .fetchFinished("gone", let error?) = $0 {
+                    error as? QueryError == .cancelled(key: "gone")
+                } else {
+                    false
+                }
             })
         #expect(query == nil)
     }

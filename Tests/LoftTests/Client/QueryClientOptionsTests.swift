@@ -32,7 +32,9 @@ import Testing
         }
         harness.client.setQueryData(2, for: ["f", "inactive"])
         await harness.client.waitUntilIdle()
-        let keys = { (filter: QueryFilter) in harness.client.entries(matching: "f", exact: false, filter: filter).map(\.key) }
+        let keys = { (filter: QueryFilter) in
+            harness.client.entries(matching: "f", exact: false, filter: filter).map(\.key)
+        }
         #expect(keys(.active) == [["f", "active"]])
         #expect(keys(.inactive) == [["f", "inactive"]])
         #expect(keys(QueryFilter(isStale: true)).isEmpty)

@@ -128,15 +128,15 @@ extension EntryStateMachine {
         }
     }
 
-    /// Focus regained or network back: refetches through the first enabled observer whose trigger says so for
-    /// the staleness it sees; a fetch in flight is joined.
+    /// Focus regained or network back: refetches through the enabled observer (the first one made) whose trigger
+    /// says so for the staleness it sees; a fetch in flight is joined.
     mutating func refetchOnTrigger(
         _ trigger: KeyPath<EntryObserver, RefetchTrigger>, reason: FetchReason, at now: SchedulerInstant,
         _ output: inout Output
     ) {
         var chosen: (id: UInt64, refetch: @Sendable (FetchReason) -> Void)?
-        for (id, observer) in observers where observer.isEnabled {
-            guard let refetch = observer.refetch, chosen.map({ id < $0.id }) ?? true else { continue }
+        for (id, observer) in observers where observer.isEnabled && id < (chosen?.id ?? .max) {
+            guard let refetch = observer.refetch else { continue }
             let isStale = Self.isStale(snapshot, staleTime: observer.staleTime, at: now)
             if observer[keyPath: trigger].refetches(isStale: isStale) { chosen = (id, refetch) }
         }

@@ -84,8 +84,14 @@ package final class QueryCacheEntry: Sendable {
     /// Feeds `event` to the state machine, publishes the change if any, and performs the actions.
     @discardableResult
     package func send(_ event: EntryEvent) -> EntryStateMachine.Output {
-        let now = context.scheduler.now
-        let conditions = context.environment.conditions
+        send(event, at: context.scheduler.now, conditions: context.environment.conditions)
+    }
+
+    /// `send(_:)` with the instant and conditions read once for many entries (focus, reconnect).
+    @discardableResult
+    package func send(
+        _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
+    ) -> EntryStateMachine.Output {
         let (output, toDrain) = storage.withLock { storage -> (EntryStateMachine.Output, OrderedSubject<UInt64>?) in
             let version = storage.machine.version
             let output = storage.machine.handle(event, at: now, conditions: conditions)
