@@ -10,14 +10,15 @@ package enum EntryEvent: Sendable {
         case ifNewer
     }
 
-    /// The result of comparing a new value with the data of one version, made outside the lock.
+    /// The result of comparing a new value with the data of one version, made outside the lock (`==` is a
+    /// user closure); nil where structural sharing is off.
     package struct Comparison: Sendable {
-        package let dataVersion: UInt64
-        package let isSame: Bool
+        let dataVersion: UInt64
+        let isSame: Bool
 
-        package init(dataVersion: UInt64, isSame: Bool) {
-            self.dataVersion = dataVersion
-            self.isSame = isSame
+        /// Whether the value equals the data of `snapshot`: it was equal, and the data has not moved since.
+        func holds(for snapshot: EntrySnapshot) -> Bool {
+            isSame && dataVersion == snapshot.dataVersion
         }
     }
 
@@ -31,12 +32,14 @@ package enum EntryEvent: Sendable {
     case attemptFailed(fetch: UInt64, failureCount: Int)
     case fetchPaused(fetch: UInt64)
     case fetchContinued(fetch: UInt64)
-    case fetchSucceeded(fetch: UInt64, any Sendable, Comparison)
+    case fetchSucceeded(fetch: UInt64, any Sendable, Comparison?)
     case fetchFailed(fetch: UInt64, any Error, failureCount: Int)
     /// The persistent cache's answer to a failed fetch under `.useIfFetchFails`.
     case fallbackLoaded(fetch: UInt64, any Error, failureCount: Int, stored: CachedValue<any Sendable>?)
     case cancelRequested(revert: Bool)
-    /// A caller of `fetchValue` stopped waiting (its task was cancelled).
+    /// A caller waits for the fetch in flight to settle, whatever its result; answered at once when none runs.
+    case waiterJoined(EntryWaiter)
+    /// A caller stopped waiting (its task was cancelled).
     case waiterLeft(UInt64)
 
     // Observers

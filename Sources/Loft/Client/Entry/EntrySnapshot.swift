@@ -20,4 +20,25 @@ package struct EntrySnapshot: Sendable {
     package var isRestored = false
 
     package init() {}
+
+    /// Replaces the data with a value that is not equal to it.
+    mutating func replaceData(with value: any Sendable) {
+        data = value
+        dataVersion &+= 1
+    }
+
+    /// Writes `value` as successful data at `updatedAt`: the current data stays when `comparison` found the
+    /// value equal to it (structural sharing). Returns whether the data changed.
+    mutating func write(
+        _ value: any Sendable, updatedAt: SchedulerInstant, comparison: EntryEvent.Comparison?, isRestored: Bool
+    ) -> Bool {
+        let isSame = comparison?.holds(for: self) ?? false
+        if !isSame { replaceData(with: value) }
+        dataUpdatedAt = updatedAt
+        status = .success
+        error = nil
+        isInvalidated = false
+        self.isRestored = isRestored
+        return !isSame
+    }
 }

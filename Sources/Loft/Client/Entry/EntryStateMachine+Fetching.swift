@@ -6,15 +6,10 @@ extension EntryStateMachine {
         _ request: FetchRequest, _ intent: FetchIntent, observer: UInt64?, waiter: EntryWaiter?,
         at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
     ) {
-        if case .settle = intent {
-            guard let waiter else { return }
-            if fetch != nil { fetch?.waiters[waiter.id] = waiter.continuation } else { answer(waiter, &output) }
-            return
-        }
         var request = request
         let hasData = snapshot.data != nil
         switch intent {
-        case .explicit, .trigger, .settle:
+        case .explicit, .trigger:
             break
         case .ifStale(let staleTime):
             if hasData, !Self.isStale(snapshot, staleTime: staleTime, at: now) { return answer(waiter, &output) }
@@ -91,13 +86,17 @@ extension EntryStateMachine {
         output.actions.append(.startFetch(id: nextFetchID, request))
     }
 
+    /// A caller waits for the fetch in flight, if any, to settle; with none it is answered at once.
+    mutating func join(_ waiter: EntryWaiter, _ output: inout Output) {
+        guard fetch != nil else { return answer(waiter, &output) }
+        fetch?.waiters[waiter.id] = waiter.continuation
+    }
+
     /// Answers a waiter whose request needs no fetch: with the data, or, with none, as a disabled query.
     private func answer(_ waiter: EntryWaiter?, _ output: inout Output) {
         guard let waiter else { return }
         let result: Result<any Sendable, any Error> =
-            snapshot.data.map { .success($0) }
-            ?? .failure(
-                QueryError.disabled(key: key))
+            if let data = snapshot.data { .success(data) } else { .failure(QueryError.disabled(key: key)) }
         output.actions.append(.resume(waiter.continuation, result))
     }
 
@@ -114,30 +113,20 @@ extension EntryStateMachine {
     }
 
     mutating func succeed(
-        _ id: UInt64, _ value: any Sendable, _ comparison: EntryEvent.Comparison, at now: SchedulerInstant,
+        _ id: UInt64, _ value: any Sendable, _ comparison: EntryEvent.Comparison?, at now: SchedulerInstant,
         _ output: inout Output
     ) {
         guard let finished = fetch, finished.id == id else { return }
         fetch = nil
-        let isSame =
-            finished.request.structuralSharing && comparison.isSame && comparison.dataVersion == snapshot.dataVersion
         let wasSuccess = snapshot.status == .success
-        if !isSame {
-            snapshot.data = value
-            snapshot.dataVersion &+= 1
-        }
-        snapshot.dataUpdatedAt = now
-        snapshot.status = .success
-        snapshot.error = nil
+        let isChanged = snapshot.write(value, updatedAt: now, comparison: comparison, isRestored: false)
         snapshot.failureCount = 0
-        snapshot.isInvalidated = false
-        snapshot.isRestored = false
         snapshot.fetchStatus = .idle
         snapshot.fetchMeta = nil
         changed()
         let data = snapshot.data ?? value
         for waiter in finished.waiters.values { output.actions.append(.resume(waiter, .success(data))) }
-        if !isSame || !wasSuccess { output.actions.append(.emit(.updated(key))) }
+        if isChanged || !wasSuccess { output.actions.append(.emit(.updated(key))) }
         if let persistence = persistence?.value { output.actions.append(.save(value, at: now, persistence)) }
         output.actions.append(.emit(.fetchFinished(key, error: nil)))
     }
@@ -171,8 +160,7 @@ extension EntryStateMachine {
         snapshot.fetchMeta = nil
         var isRestored = false
         if snapshot.data == nil, let fallback {
-            snapshot.data = fallback.value
-            snapshot.dataVersion &+= 1
+            snapshot.replaceData(with: fallback.value)
             snapshot.dataUpdatedAt = fallback.savedAt
             snapshot.isRestored = true
             isRestored = true

@@ -49,20 +49,10 @@ extension EntryStateMachine {
             if snapshot.data != nil, let current = snapshot.dataUpdatedAt, current >= updatedAt { return }
         }
         output.isStored = true
-        let isSame = comparison.map { $0.isSame && $0.dataVersion == snapshot.dataVersion } ?? false
-        if !isSame {
-            snapshot.data = value
-            snapshot.dataVersion &+= 1
-        }
-        snapshot.dataUpdatedAt = updatedAt
-        snapshot.status = .success
-        snapshot.error = nil
-        snapshot.isInvalidated = false
-        snapshot.isRestored = isRestored
+        output.isChanged = snapshot.write(value, updatedAt: updatedAt, comparison: comparison, isRestored: isRestored)
         fetch?.before = nil
-        output.isChanged = !isSame
         changed()
-        if !isSame { output.actions.append(.emit(.updated(key))) }
+        if output.isChanged { output.actions.append(.emit(.updated(key))) }
         if isRestored {
             output.actions.append(.emit(.restored(key)))
         } else if let persistence = persistence?.value {

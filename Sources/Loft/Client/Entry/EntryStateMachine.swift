@@ -94,6 +94,8 @@ package struct EntryStateMachine: Sendable {
             finishFailure(error, failureCount, fallback: stored, at: now, &output)
         case .cancelRequested(let revert):
             cancel(revert: revert, &output)
+        case .waiterJoined(let waiter):
+            join(waiter, &output)
         case .waiterLeft(let id):
             if let waiter = fetch?.waiters.removeValue(forKey: id) {
                 output.actions.append(.resume(waiter, .failure(CancellationError())))
@@ -166,6 +168,14 @@ package struct EntryStateMachine: Sendable {
         return observers.values.contains { observer in
             Self.isStale(snapshot, staleTime: observer.staleTime, isEnabled: observer.isEnabled, at: now)
         }
+    }
+
+    /// What a filter looks at.
+    package func info(at now: SchedulerInstant) -> QueryInfo {
+        QueryInfo(
+            key: key, status: snapshot.status, fetchStatus: snapshot.fetchStatus, dataUpdatedAt: snapshot.dataUpdatedAt,
+            isStale: isStale(at: now), isActive: isActive, isDisabled: isDisabled,
+            observerCount: snapshot.observerCount)
     }
 
     /// Whether an enabled observer watches the entry.

@@ -14,9 +14,6 @@ package enum FetchIntent: Sendable {
     /// stored value must be refreshed (`.useAndThenFetch`), or when `refetchOnAppear` says so for this
     /// staleness. Nothing while the observer is disabled.
     case appear(StaleTime, RefetchTrigger)
-    /// Waits for the fetch in flight to settle, if any; starts nothing (`invalidateQueries` and
-    /// `refetchQueries` awaiting the refetches they started).
-    case settle
     /// A polling tick: nothing while the observer is disabled, or unfocused unless `inBackground`.
     case interval(inBackground: Bool)
 }

@@ -69,14 +69,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// What a filter looks at.
     package func info(at now: SchedulerInstant) -> QueryInfo {
-        storage.withLock { storage in
-            let machine = storage.machine
-            return QueryInfo(
-                key: key, status: machine.snapshot.status, fetchStatus: machine.snapshot.fetchStatus,
-                dataUpdatedAt: machine.snapshot.dataUpdatedAt, isStale: machine.isStale(at: now),
-                isActive: machine.isActive, isDisabled: machine.isDisabled,
-                observerCount: machine.snapshot.observerCount)
-        }
+        storage.withLock { $0.machine.info(at: now) }
     }
 
     // MARK: - Events
@@ -119,25 +112,27 @@ package final class QueryCacheEntry: Sendable {
     package func fetchValue(_ request: FetchRequest, _ intent: FetchIntent, observer: UInt64? = nil) async throws
         -> any Sendable
     {
+        try await wait { waiter in .fetchRequested(request, intent, observer: observer, waiter: waiter) }
+    }
+
+    /// Returns once the fetch in flight, if any, has settled (whatever its result).
+    package func settled() async {
+        _ = try? await wait { waiter in .waiterJoined(waiter) }
+    }
+
+    /// Sends the event a new waiter makes, and waits until the machine resumes it; a cancelled caller leaves.
+    private func wait(_ event: (EntryWaiter) -> EntryEvent) async throws -> any Sendable {
         let waiterID = storage.withLock { storage in
             storage.nextWaiterID += 1
             return storage.nextWaiterID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let waiter = EntryWaiter(id: waiterID, continuation: continuation)
-                send(.fetchRequested(request, intent, observer: observer, waiter: waiter))
+                send(event(EntryWaiter(id: waiterID, continuation: continuation)))
             }
         } onCancel: {
             send(.waiterLeft(waiterID))
         }
-    }
-
-    /// Returns once the fetch in flight, if any, has settled (whatever its result).
-    package func settled() async {
-        guard isFetching else { return }
-        let request = FetchRequest(fetch: { () }, retry: .never, structuralSharing: false, reason: .manual)
-        _ = try? await fetchValue(request, .settle)
     }
 
     /// Writes `value` as the entry's data; an `Equatable` value equal to the old one keeps the old one
@@ -147,11 +142,7 @@ package final class QueryCacheEntry: Sendable {
         _ value: any Sendable, updatedAt: SchedulerInstant, mode: EntryEvent.WriteMode = .always,
         structuralSharing: Bool = true, isRestored: Bool = false, expecting: UInt64? = nil
     ) -> (isStored: Bool, isChanged: Bool) {
-        var comparison: EntryEvent.Comparison?
-        if structuralSharing {
-            let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
-            comparison = EntryEvent.Comparison(dataVersion: version, isSame: areEqual(data, value))
-        }
+        let comparison = structuralSharing ? compare(value) : nil
         let output = send(
             .dataSet(value, updatedAt: updatedAt, mode, isRestored: isRestored, comparison, expecting: expecting))
         return (output.isStored, output.isChanged)
@@ -170,6 +161,13 @@ package final class QueryCacheEntry: Sendable {
                 new, updatedAt: updatedAt, structuralSharing: structuralSharing, expecting: version)
             if result.isStored { return result.isChanged }
         }
+    }
+
+    /// Compares `value` with the current data outside the lock (`==` is a user closure), noting the data's
+    /// version so the machine can tell whether the answer still holds.
+    private func compare(_ value: any Sendable) -> EntryEvent.Comparison {
+        let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
+        return EntryEvent.Comparison(dataVersion: version, isSame: areEqual(data, value))
     }
 
     // MARK: - Observers
@@ -255,9 +253,7 @@ package final class QueryCacheEntry: Sendable {
         hooks.onContinue = { [weak self] in self?.send(.fetchContinued(fetch: id)) }
         switch await retryer.run(hooks, request.fetch) {
         case .success(let value):
-            let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
-            let isSame = request.structuralSharing && areEqual(data, value)
-            send(.fetchSucceeded(fetch: id, value, EntryEvent.Comparison(dataVersion: version, isSame: isSame)))
+            send(.fetchSucceeded(fetch: id, value, request.structuralSharing ? compare(value) : nil))
         case .failure(let error, let failureCount):
             send(.fetchFailed(fetch: id, error, failureCount: failureCount))
         case .cancelled:
