@@ -12,10 +12,11 @@ extension Query {
     }
 }
 
-extension Query.Consumer {
-    /// Waits until the consumer's state satisfies `predicate` and returns it (the current state counts).
-    public func firstState(where predicate: @escaping @Sendable (QueryState<Response>) -> Bool) async
-        -> QueryState<Response>
+extension Query.Selection {
+    /// Waits until the state of the consumer (or any selection) satisfies `predicate` and returns it (the
+    /// current state counts).
+    public func firstState(where predicate: @escaping @Sendable (QueryState<Value>) -> Bool) async
+        -> QueryState<Value>
     {
         for await state in states where predicate(state) { return state }
         return state

@@ -13,11 +13,12 @@ extension Query {
     /// ```
     ///
     /// **Behavior**
-    /// - It observes the key the query had when the selection was made, as a consumer does: it never fetches,
-    ///   and it shares the entry's state.
+    /// - It observes one key (for `Query.select(_:)`, the key the query had then) without being able to fetch
+    ///   it, and shares the entry's state, never a copy. `Consumer` is the selection of the data itself.
     /// - `select` runs once per new data (not per read, nor when a refetch returns an equal value), outside any
-    ///   lock; the query's own `select` runs first.
-    /// - When released, it leaves the entry's observers.
+    ///   lock; the query's own `select` and placeholder data come first.
+    /// - When released, it leaves the entry's observers; when the entry is removed, it follows the key to the
+    ///   next entry made for it.
     public final class Selection<Value: Sendable>: Sendable {
         private let observation: QueryObservation<Response, Value>
         private let registrar = ObservationRegistrar()
@@ -26,9 +27,6 @@ extension Query {
             key: QueryKey, options: QueryOptions<Response>, client: QueryClient,
             select: @escaping @Sendable (Response) -> Value
         ) {
-            var options = options
-            options.placeholderData = nil
-            options.initialData = nil
             observation = QueryObservation(client: client, options: options, key: key, project: select)
             observation.onChange { [weak self] in self?.notifyObservers() }
             observation.attach(to: key)
