@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Whether the app is focused and the network is online, as the client was told (`QueryClient.setFocused(_:)`,
 /// `setOnline(_:)`), and the fetches waiting for either to come back.
 ///
@@ -10,6 +12,17 @@ package final class ClientEnvironment: Sendable {
     package struct Conditions: Sendable, Equatable {
         package var isFocused = true
         package var isOnline = true
+
+        init() {}
+
+        init(flags: UInt8) {
+            isFocused = flags & 1 != 0
+            isOnline = flags & 2 != 0
+        }
+
+        var flags: UInt8 {
+            (isFocused ? 1 : 0) | (isOnline ? 2 : 0)
+        }
     }
 
     private struct Waiter: Sendable {
@@ -24,11 +37,13 @@ package final class ClientEnvironment: Sendable {
     }
 
     private let state = Locked(State())
+    /// The two flags, mirrored for reads: every cache event reads them, so a read takes no lock.
+    private let flags = Atomic<UInt8>(Conditions().flags)
 
     package init() {}
 
     package var conditions: Conditions {
-        state.withLock { $0.conditions }
+        Conditions(flags: flags.load(ordering: .acquiring))
     }
 
     /// Changes the conditions; returns the previous ones. Waiters whose condition now holds are resumed.
@@ -38,6 +53,7 @@ package final class ClientEnvironment: Sendable {
             let previous = state.conditions
             change(&state.conditions)
             let conditions = state.conditions
+            flags.store(conditions.flags, ordering: .releasing)
             let ready = state.waiters.filter { $0.value.condition(conditions) }
             for id in ready.keys { state.waiters[id] = nil }
             return (previous, ready.sorted { $0.key < $1.key }.map(\.value.resume))

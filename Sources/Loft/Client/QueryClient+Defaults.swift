@@ -10,12 +10,14 @@ extension QueryClient {
     /// `setQueryData` and `snapshot(for:)`.
     public func setQueryDefaults(_ defaults: QueryDefaults, for prefix: QueryKey) {
         state.withLock { $0.prefixDefaults[prefix] = defaults }
+        hasPrefixDefaults.store(true, ordering: .releasing)
     }
 
     /// The defaults that apply to `key`: those of the longest registered prefix that covers it, else the
     /// client's.
     public func defaults(for key: QueryKey) -> QueryDefaults {
-        state.withLock { $0.defaults(for: key, fallback: defaults) }
+        guard hasPrefixDefaults.load(ordering: .acquiring) else { return defaults }
+        return state.withLock { $0.defaults(for: key, fallback: defaults) }
     }
 }
 

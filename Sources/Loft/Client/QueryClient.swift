@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A cache scope: one entry per `QueryKey` (data, error, statuses, the fetch in flight, observers, timers).
 ///
@@ -53,6 +54,8 @@ public final class QueryClient: Sendable {
         explicitCacheConfig ?? QueryPersistenceDefaults.config
     }
     let state = Locked(State())
+    /// Whether `setQueryDefaults` was ever called: until then `defaults(for:)` takes no lock.
+    let hasPrefixDefaults = Atomic<Bool>(false)
     package let context: ClientContext
 
     /// Makes a client.
@@ -83,6 +86,7 @@ public final class QueryClient: Sendable {
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
         context.setCollector { [weak self] entry in self?.collect(entry) }
+        context.setFinder { [weak self] key in self?.existingEntry(for: key) }
         context.environment.update { conditions in
             conditions.isFocused = isFocused
             conditions.isOnline = isOnline

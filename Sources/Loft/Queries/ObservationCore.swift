@@ -50,7 +50,7 @@ final class ObservationCore: Sendable {
     func refreshObserver() {
         let (attachment, make) = state.withLock { ($0.attachment, $0.makeObserver) }
         guard let attachment, let make else { return }
-        attachment.entry.setObserver(attachment.observerID, make(attachment.entry.key))
+        attachment.entry.setObserver(attachment.observerID, record(for: attachment.entry, make))
         version.add(1, ordering: .releasing)
         notify()
     }
@@ -112,7 +112,7 @@ final class ObservationCore: Sendable {
         detach()
         let entry = client.entry(for: key)
         guard let make = state.withLock({ $0.makeObserver }) else { return entry }
-        let observerID = entry.addObserver(make(key))
+        let observerID = entry.addObserver(record(for: entry, make))
         var changes = entry.changes.eraseToAnyPublisher()
         if !(client.deliveryScheduler is ImmediateScheduler) {
             changes = changes.receive(on: client.deliveryScheduler).eraseToAnyPublisher()
@@ -157,7 +157,6 @@ final class ObservationCore: Sendable {
 
     private func receive(from entry: QueryCacheEntry) {
         version.add(1, ordering: .releasing)
-        if entry.isRemoved { adoptNextEntry(after: entry) }
         guard wantsNotifications.load(ordering: .acquiring) else { return }
         let listeners = state.withLock {
             state -> (typed: (@Sendable () -> Void)?, onChange: (@Sendable () -> Void)?)? in
@@ -168,10 +167,25 @@ final class ObservationCore: Sendable {
         listeners?.onChange?()
     }
 
+    /// What `entry` knows of this observer: the owner's options for its key, and a hook that follows the key
+    /// when the entry is removed.
+    private func record(
+        for entry: QueryCacheEntry, _ make: @Sendable (QueryKey) -> EntryObserver
+    ) -> EntryObserver {
+        var observer = make(entry.key)
+        // A strong capture, as the sink's: `detach()` removes the observer and breaks the cycle. The entry is
+        // named by identity: a weak reference would slow every retain and release of it.
+        let identity = ObjectIdentifier(entry)
+        observer.entryRemoved = { [self] in adoptNextEntry(after: identity) }
+        return observer
+    }
+
     /// The entry observed was removed: follow the key to the next entry made for it (by the next fetch).
-    private func adoptNextEntry(after removed: QueryCacheEntry) {
+    private func adoptNextEntry(after removed: ObjectIdentifier) {
         let key = state.withLock { state -> QueryKey? in
-            guard state.attachment?.entry === removed, !state.isOrphaned else { return nil }
+            guard state.attachment.map({ ObjectIdentifier($0.entry) }) == removed, !state.isOrphaned else {
+                return nil
+            }
             state.isOrphaned = true
             return state.key
         }
@@ -180,7 +194,7 @@ final class ObservationCore: Sendable {
             guard let self else { return }
             let isStillOrphaned = state.withLock { state -> Bool in
                 defer { state.isOrphaned = false }
-                return state.attachment?.entry === removed
+                return state.attachment.map { ObjectIdentifier($0.entry) } == removed
             }
             if isStillOrphaned { attach(to: key) }
         }

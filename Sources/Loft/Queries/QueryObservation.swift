@@ -59,14 +59,34 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
 
     /// The options resolved for the current key.
     var resolved: ResolvedQueryOptions {
-        let key = core.key
-        return state.withLock { state in
-            if state.resolvedKey != key {
-                state.resolved = ResolvedQueryOptions(state.options, defaults: client.defaults(for: key))
-                state.resolvedKey = key
-            }
-            return state.resolved
+        settings(for: core.key).resolved
+    }
+
+    /// The options as one read needs them.
+    private struct Settings {
+        let options: QueryOptions<Source>
+        let version: UInt64
+        let resolved: ResolvedQueryOptions
+        let cached: (version: UInt64, options: UInt64, snapshot: QuerySnapshot<Value>)?
+    }
+
+    /// The options, their version, the options resolved for `key` and the cached view, in one lock; the key's
+    /// defaults are looked up outside it, only when the key changed.
+    private func settings(for key: QueryKey) -> Settings {
+        let (read, isCurrent) = state.withLock { state in
+            let read = Settings(
+                options: state.options, version: state.optionsVersion, resolved: state.resolved,
+                cached: state.cached)
+            return (read, state.resolvedKey == key)
         }
+        guard !isCurrent else { return read }
+        let resolved = ResolvedQueryOptions(read.options, defaults: client.defaults(for: key))
+        state.withLock { state in
+            guard state.optionsVersion == read.version else { return }
+            state.resolved = resolved
+            state.resolvedKey = key
+        }
+        return Settings(options: read.options, version: read.version, resolved: resolved, cached: read.cached)
     }
 
     /// Replaces the options; the entry learns of the change, and the view is recomputed and published.
@@ -138,17 +158,15 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     private func typedSnapshot(markingRead: Bool) -> QuerySnapshot<Value> {
         let current = core.current(markingRead: markingRead)
         let now = client.scheduler.now
-        let resolved = resolved
-        let optionsVersion = state.withLock { $0.optionsVersion }
-        if let cached = state.withLock({ $0.cached }), cached.version == current.version,
-            cached.options == optionsVersion
-        {
+        let settings = settings(for: current.key)
+        let (resolved, optionsVersion) = (settings.resolved, settings.version)
+        if let cached = settings.cached, cached.version == current.version, cached.options == optionsVersion {
             guard current.entry != nil, !cached.snapshot.isPlaceholderData else { return cached.snapshot }
             let isStale = EntryStateMachine.isStale(
                 current.raw, staleTime: resolved.staleTime, isEnabled: resolved.isEnabled, at: now)
             return cached.snapshot.withStaleness(isStale)
         }
-        let snapshot = makeSnapshot(current, resolved, optionsVersion, now: now)
+        let snapshot = makeSnapshot(current, settings, now: now)
         state.withLock { state in
             if (state.cached?.version ?? 0) <= current.version, state.optionsVersion == optionsVersion {
                 state.cached = (current.version, optionsVersion, snapshot)
@@ -181,15 +199,14 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     }
 
     private func makeSnapshot(
-        _ current: ObservationCore.Current, _ resolved: ResolvedQueryOptions, _ optionsVersion: UInt64,
-        now: SchedulerInstant
+        _ current: ObservationCore.Current, _ settings: Settings, now: SchedulerInstant
     ) -> QuerySnapshot<Value> {
         let entry = current.raw
         let isStale = EntryStateMachine.isStale(
-            entry, staleTime: resolved.staleTime, isEnabled: resolved.isEnabled, at: now)
+            entry, staleTime: settings.resolved.staleTime, isEnabled: settings.resolved.isEnabled, at: now)
         var data: Value?
         do {
-            data = try selectedData(current, optionsVersion)
+            data = try selectedData(current, settings)
         } catch {
             // The key holds another type: show the typed error instead of crashing.
             return QuerySnapshot(
@@ -202,28 +219,30 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             dataUpdatedAt: entry.dataUpdatedAt, isStale: isStale, isPlaceholderData: false,
             failureCount: entry.failureCount, isRestored: entry.isRestored)
         // Placeholder data shows only while there is neither data nor an error, through `select`.
-        guard entry.status == .pending, data == nil, let placeholder = placeholder(current) else { return snapshot }
+        guard entry.status == .pending, data == nil, let placeholder = placeholder(current, settings.options) else {
+            return snapshot
+        }
         return QuerySnapshot(
             key: current.key, data: placeholder, error: nil, status: .success, fetchStatus: entry.fetchStatus,
             dataUpdatedAt: nil, isStale: isStale, isPlaceholderData: true, failureCount: entry.failureCount)
     }
 
     /// The entry's data through `select` and the projection, computed once per data version.
-    private func selectedData(_ current: ObservationCore.Current, _ optionsVersion: UInt64) throws -> Value? {
+    private func selectedData(_ current: ObservationCore.Current, _ settings: Settings) throws -> Value? {
         guard let raw = current.raw.data, let entry = current.entry else { return nil }
         let identity = ObjectIdentifier(entry)
         let dataVersion = current.raw.dataVersion
         if let selected = state.withLock({ $0.selected }), selected.entry == identity,
-            selected.dataVersion == dataVersion, selected.options == optionsVersion
+            selected.dataVersion == dataVersion, selected.options == settings.version
         {
             return selected.value
         }
-        let value = transform(try cast(raw, to: Source.self, key: current.key))
-        state.withLock { $0.selected = (identity, dataVersion, optionsVersion, value) }
+        let value = transform(try cast(raw, to: Source.self, key: current.key), settings.options)
+        state.withLock { $0.selected = (identity, dataVersion, settings.version, value) }
         return value
     }
 
-    private func placeholder(_ current: ObservationCore.Current) -> Value? {
+    private func placeholder(_ current: ObservationCore.Current, _ options: QueryOptions<Source>) -> Value? {
         guard let placeholder = options.placeholderData else { return nil }
         let previous = current.previousData.flatMap { try? cast($0, to: Source.self, key: current.key) }
         let value: Source? =
@@ -232,10 +251,10 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             case .keepPrevious: previous
             case .compute(let compute): compute(previous)
             }
-        return value.map(transform)
+        return value.map { transform($0, options) }
     }
 
-    private func transform(_ source: Source) -> Value {
+    private func transform(_ source: Source, _ options: QueryOptions<Source>) -> Value {
         project(options.select.map { $0(source) } ?? source)
     }
 }

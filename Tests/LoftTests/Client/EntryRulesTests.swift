@@ -221,6 +221,23 @@ import Testing
         #expect(harness.scheduler.pendingCount == 0)
     }
 
+    @Test("rule 12: the staleness timer serves every observer's window, and follows the observers that remain")
+    func stalenessFollowsObservers() async throws {
+        let harness = Harness()
+        harness.client.setQueryData(1, for: "w")
+        let short = Query<Void, Int>.Consumer(
+            key: "w", options: QueryOptions(staleTime: .seconds(10)), client: harness.client)
+        var long: Query<Void, Int>.Consumer? = Query<Void, Int>.Consumer(
+            key: "w", options: QueryOptions(staleTime: .seconds(60)), client: harness.client)
+        let versions = PublisherRecorder(try #require(harness.client.existingEntry(for: "w")).changes)
+        await harness.advance(by: .seconds(10))
+        #expect(versions.values.count == 2)  // the short window ended
+        long = nil  // its window (at 60 s) no longer needs a timer
+        await harness.advance(by: .seconds(60))
+        #expect(versions.values.count == 2)  // no notification at 60 s
+        _ = (short, long)
+    }
+
     @Test("rule 13: a disabled query is not stale, with or without data")
     func disabledIsNotStale() async throws {
         let harness = Harness()

@@ -20,6 +20,8 @@ package enum EntryAction: Sendable {
     /// Asks an observer to refetch with its own fetcher and request.
     case refetch(@Sendable (FetchReason) -> Void, FetchReason)
     case emit(QueryCacheEvent)
+    /// Tells the observers that the entry was removed.
+    case notifyRemoved([@Sendable () -> Void])
     /// Removes the entry from its client (garbage collection).
     case collect
 }

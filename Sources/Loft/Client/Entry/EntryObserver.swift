@@ -26,6 +26,8 @@ package struct EntryObserver: Sendable {
     /// Refetches with another request (a mutation's `.newData(request)`); returns false when the request is not
     /// of the observer's type.
     package var refetchWithRequest: (@Sendable (any Sendable) -> Bool)?
+    /// Called once the entry is removed from its client, so that the observer can follow its key.
+    package var entryRemoved: (@Sendable () -> Void)?
 
     package init(
         isEnabled: Bool = true,

@@ -7,6 +7,7 @@ extension EntryStateMachine {
     mutating func addObserver(_ id: UInt64, _ observer: EntryObserver, _ output: inout Output) {
         let wasUnobserved = observers.isEmpty
         observers[id] = observer
+        tally.count(observer, 1)
         snapshot.observerCount = observers.count
         gcTime = max(gcTime, observer.gcTime)
         if initialData == nil { initialData = observer.initialData }
@@ -19,7 +20,8 @@ extension EntryStateMachine {
     /// The last observer leaving stops the retries of the fetch in flight (the attempt running may finish and
     /// is cached); a paused first fetch, or one whose fetcher reacts to cancellation, is cancelled instead.
     mutating func removeObserver(_ id: UInt64, _ output: inout Output) {
-        guard observers.removeValue(forKey: id) != nil else { return }
+        guard let removed = observers.removeValue(forKey: id) else { return }
+        tally.count(removed, -1)
         snapshot.observerCount = observers.count
         guard observers.isEmpty, let running = fetch else { return }
         let isPausedFirstFetch = snapshot.fetchStatus == .paused && snapshot.data == nil
@@ -29,6 +31,13 @@ extension EntryStateMachine {
             fetch?.isRetryCancelled = true
             if let retryer = running.retryer { output.actions.append(.cancelRetry(retryer)) }
         }
+    }
+
+    /// An observer's options changed.
+    mutating func changeObserver(_ id: UInt64, _ observer: EntryObserver) {
+        guard let old = observers.updateValue(observer, forKey: id) else { return }
+        tally.count(old, -1)
+        tally.count(observer, 1)
     }
 
     // MARK: - Data
@@ -87,7 +96,7 @@ extension EntryStateMachine {
         _ refetchType: RefetchType, at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions,
         _ output: inout Output
     ) {
-        guard !observers.values.contains(where: { $0.staleTime == .static }) else { return }
+        guard tally.staticStaleTime == 0 else { return }
         if !snapshot.isInvalidated {
             snapshot.isInvalidated = true
             changed()
@@ -109,8 +118,7 @@ extension EntryStateMachine {
         _ conditions: ClientEnvironment.Conditions, _ output: inout Output
     ) {
         guard !isDisabled, !activeOnly || isActive else { return }
-        let candidates = observers.filter { $0.value.isEnabled && $0.value.refetch != nil }
-        if let refetch = candidates.min(by: { $0.key < $1.key })?.value.refetch {
+        if let refetch = refetcher(where: { _ in true }) {
             output.actions.append(.refetch(refetch, reason))
         } else if var request = lastRequest?.value {
             request.reason = reason
@@ -118,18 +126,27 @@ extension EntryStateMachine {
         }
     }
 
-    /// Focus regained or network back: refetches through the enabled observer (the first one made) whose trigger
-    /// says so for the staleness it sees; a fetch in flight is joined.
+    /// Focus regained or network back: refetches through an enabled observer whose trigger says so for the
+    /// staleness it sees; a fetch in flight is joined.
     mutating func refetchOnTrigger(
         _ trigger: KeyPath<EntryObserver, RefetchTrigger>, reason: FetchReason, at now: SchedulerInstant,
         _ output: inout Output
     ) {
+        let refetch = refetcher { observer in
+            observer[keyPath: trigger].refetches(
+                isStale: Self.isStale(snapshot, staleTime: observer.staleTime, at: now))
+        }
+        if let refetch { output.actions.append(.refetch(refetch, reason)) }
+    }
+
+    /// How the first enabled observer made (the lowest id) that can fetch and passes `predicate` refetches.
+    private func refetcher(
+        where predicate: (EntryObserver) -> Bool
+    ) -> (@Sendable (FetchReason) -> Void)? {
         var chosen: (id: UInt64, refetch: @Sendable (FetchReason) -> Void)?
         for (id, observer) in observers where observer.isEnabled && id < (chosen?.id ?? .max) {
-            guard let refetch = observer.refetch else { continue }
-            let isStale = Self.isStale(snapshot, staleTime: observer.staleTime, at: now)
-            if observer[keyPath: trigger].refetches(isStale: isStale) { chosen = (id, refetch) }
+            if let refetch = observer.refetch, predicate(observer) { chosen = (id, refetch) }
         }
-        if let chosen { output.actions.append(.refetch(chosen.refetch, reason)) }
+        return chosen?.refetch
     }
 }

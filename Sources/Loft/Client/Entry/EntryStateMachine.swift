@@ -36,6 +36,8 @@ package struct EntryStateMachine: Sendable {
     package internal(set) var isRemoved = false
     var fetch: Fetch?
     var observers: [UInt64: EntryObserver] = [:]
+    /// Counts over `observers`, kept in step by `addObserver`, `changeObserver` and `removeObserver`.
+    var tally = ObserverTally()
     /// The longest `gcTime` an observer gave; the client's default until one does.
     var gcTime: GCTime
     /// The last fetch requested, to refetch an entry that has no observer that can.
@@ -103,7 +105,7 @@ package struct EntryStateMachine: Sendable {
         case .observerAdded(let id, let observer):
             addObserver(id, observer, &output)
         case .observerChanged(let id, let observer):
-            if observers[id] != nil { observers[id] = observer }
+            changeObserver(id, observer)
         case .observerRemoved(let id):
             removeObserver(id, &output)
         case .dataSet(let value, let updatedAt, let mode, let isRestored, let comparison, let expected):
@@ -119,6 +121,7 @@ package struct EntryStateMachine: Sendable {
             isRemoved = true
             cancel(revert: true, &output)
             changed()
+            output.actions.append(.notifyRemoved(observers.values.compactMap(\.entryRemoved)))
         case .persistenceAdopted(let adopted):
             if persistence == nil { persistence = Boxed(adopted) }
             if let persistence = persistence?.value, snapshot.data == nil,
@@ -180,7 +183,7 @@ package struct EntryStateMachine: Sendable {
 
     /// Whether an enabled observer watches the entry.
     package var isActive: Bool {
-        observers.values.contains { $0.isEnabled }
+        tally.enabled > 0
     }
 
     /// Whether bulk operations must leave the entry alone: every observer is disabled, or, with none, it was
@@ -215,10 +218,7 @@ package struct EntryStateMachine: Sendable {
         }
         var next: SchedulerInstant?
         if !isRemoved, snapshot.data != nil, !snapshot.isInvalidated, let updatedAt = snapshot.dataUpdatedAt {
-            for observer in observers.values where observer.isEnabled {
-                guard let deadline = observer.staleTime.deadline(after: updatedAt), deadline > now else { continue }
-                next = min(next ?? deadline, deadline)
-            }
+            next = tally.nextStaleness(after: updatedAt, now: now)
         }
         if next != stalenessDeadline {
             stalenessDeadline = next

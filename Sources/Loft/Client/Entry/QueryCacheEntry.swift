@@ -231,13 +231,16 @@ package final class QueryCacheEntry: Sendable {
             case .save(let value, let instant, let persistence):
                 save(value, at: instant, to: persistence)
             case .setTimer(let timer, let deadline):
+                let find = context.finder(for: self)
                 context.timers.set(TimerQueue.Key(owner: timerOwner, kind: timer.rawValue), at: deadline) {
-                    [weak self] in self?.send(.timerFired(timer))
+                    find()?.send(.timerFired(timer))
                 }
             case .refetch(let refetch, let reason):
                 refetch(reason)
             case .emit(let event):
                 context.events.send(event)
+            case .notifyRemoved(let observers):
+                for entryRemoved in observers { entryRemoved() }
             case .collect:
                 context.collect(self)
             }
@@ -245,12 +248,11 @@ package final class QueryCacheEntry: Sendable {
     }
 
     private func run(_ id: UInt64, _ request: FetchRequest, _ retryer: Retryer) async {
+        // Strong captures: the hooks live no longer than this run, whose task holds the entry anyway.
         var hooks = Retryer.Hooks()
-        hooks.onRetry = { [weak self] failureCount, _ in
-            self?.send(.attemptFailed(fetch: id, failureCount: failureCount))
-        }
-        hooks.onPause = { [weak self] in self?.send(.fetchPaused(fetch: id)) }
-        hooks.onContinue = { [weak self] in self?.send(.fetchContinued(fetch: id)) }
+        hooks.onRetry = { [self] failureCount, _ in send(.attemptFailed(fetch: id, failureCount: failureCount)) }
+        hooks.onPause = { [self] in send(.fetchPaused(fetch: id)) }
+        hooks.onContinue = { [self] in send(.fetchContinued(fetch: id)) }
         switch await retryer.run(hooks, request.fetch) {
         case .success(let value):
             send(.fetchSucceeded(fetch: id, value, request.structuralSharing ? compare(value) : nil))
