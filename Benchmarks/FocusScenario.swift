@@ -34,7 +34,7 @@ func focusScenario(_ settings: Settings) -> Row {
         precondition(focusFetches.value - before == staleCount, "exactly the stale queries refetch")
         best = min(best, Double(elapsed.nanoseconds))
     }
-    let boxes = (0..<count).map { LockedDeadline(index: $0, isStale: $0 < staleCount) }
+    let boxes = (0..<count).map { LockedDeadline(isStale: $0 < staleCount) }
     let now = clock.now
     let baseline = measure(repetitions: settings.repetitions, iterations: 1) {
         var stale = 0
@@ -52,7 +52,7 @@ func focusScenario(_ settings: Settings) -> Row {
 final class LockedDeadline: Sendable {
     private let deadline: Locked<ContinuousClock.Instant>
 
-    init(index: Int, isStale: Bool) {
+    init(isStale: Bool) {
         deadline = Locked(ContinuousClock.now + (isStale ? .seconds(-1) : .seconds(3600)))
     }
 

@@ -129,8 +129,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             policy: options.retry, networkMode: .always, pausesWhenUnfocused: false, context: client.context)
         let fetcher = fetcher
         switch await retryer.run(Retryer.Hooks(), { try await fetcher(request) }) {
-        case .success(let value):
-            return try cast(value, to: Response.self, key: "mutation")
+        case .success(let response):
+            return response
         case .failure(let error, _):
             throw error
         case .cancelled:

@@ -13,8 +13,8 @@
 /// - Waiting (back-off or pause) does not count as busy work, so `QueryClient.waitUntilIdle()` returns.
 package final class Retryer: Sendable {
     /// How a run ended.
-    package enum Outcome: Sendable {
-        case success(any Sendable)
+    package enum Outcome<Value: Sendable>: Sendable {
+        case success(Value)
         case failure(any Error, failureCount: Int)
         case cancelled
     }
@@ -57,41 +57,39 @@ package final class Retryer: Sendable {
     }
 
     /// Runs `attempt` until it succeeds, the policy gives up, or the task is cancelled.
-    package func run(_ hooks: Hooks, _ attempt: @Sendable () async throws -> any Sendable) async -> Outcome {
-        let networkMode = networkMode
+    package func run<Value: Sendable>(
+        _ hooks: Hooks, _ attempt: @Sendable () async throws -> Value
+    ) async -> Outcome<Value> {
+        let (networkMode, pausesWhenUnfocused) = (networkMode, pausesWhenUnfocused)
+        let canContinue: @Sendable (ClientEnvironment.Conditions) -> Bool = {
+            networkMode.canContinue(
+                isOnline: $0.isOnline, isFocused: $0.isFocused, pausesWhenUnfocused: pausesWhenUnfocused)
+        }
+        var failures = 0
         do {
-            if !networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
-                try await pause(hooks) { networkMode.canStart(isOnline: $0.isOnline) }
+            try await wait(hooks) { networkMode.canStart(isOnline: $0.isOnline) }
+            while true {
+                do {
+                    return .success(try await attempt())
+                } catch {
+                    if Task.isCancelled { return .cancelled }
+                    failures += 1
+                    guard !isCancelled, let delay = policy.delayBeforeRetry(failures, error) else {
+                        return .failure(error, failureCount: failures)
+                    }
+                    hooks.onRetry(failures, error)
+                    try await backOff(delay)
+                    if !isCancelled { try await wait(hooks, until: canContinue) }
+                    if isCancelled { return .failure(error, failureCount: failures) }
+                }
             }
         } catch {
             return .cancelled
         }
-        var failures = 0
-        while true {
-            do {
-                return .success(try await attempt())
-            } catch {
-                if Task.isCancelled { return .cancelled }
-                failures += 1
-                guard !isRetryCancelled.withLock({ $0 }), let delay = policy.delayBeforeRetry(failures, error) else {
-                    return .failure(error, failureCount: failures)
-                }
-                hooks.onRetry(failures, error)
-                do {
-                    try await backOff(delay)
-                    if isRetryCancelled.withLock({ $0 }) { return .failure(error, failureCount: failures) }
-                    let pausesWhenUnfocused = pausesWhenUnfocused
-                    let canContinue: @Sendable (ClientEnvironment.Conditions) -> Bool = {
-                        networkMode.canContinue(
-                            isOnline: $0.isOnline, isFocused: $0.isFocused, pausesWhenUnfocused: pausesWhenUnfocused)
-                    }
-                    if !canContinue(context.environment.conditions) { try await pause(hooks, until: canContinue) }
-                    if isRetryCancelled.withLock({ $0 }) { return .failure(error, failureCount: failures) }
-                } catch {
-                    return .cancelled
-                }
-            }
-        }
+    }
+
+    private var isCancelled: Bool {
+        isRetryCancelled.withLock { $0 }
     }
 
     private func backOff(_ delay: Duration) async throws {
@@ -104,9 +102,11 @@ package final class Retryer: Sendable {
         }
     }
 
-    private func pause(
+    /// Returns at once when `condition` holds; else pauses (reported through the hooks) until it does.
+    private func wait(
         _ hooks: Hooks, until condition: @escaping @Sendable (ClientEnvironment.Conditions) -> Bool
     ) async throws {
+        guard !condition(context.environment.conditions) else { return }
         hooks.onPause()
         let environment = context.environment
         try await context.tracker.suspend { resume in environment.wait(until: condition, resume) }
