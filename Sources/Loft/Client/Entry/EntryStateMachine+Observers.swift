@@ -126,15 +126,13 @@ extension EntryStateMachine {
         }
     }
 
-    /// Focus regained or network back: refetches through an enabled observer whose trigger says so for the
-    /// staleness it sees; a fetch in flight is joined.
-    mutating func refetchOnTrigger(
-        _ trigger: KeyPath<EntryObserver, RefetchTrigger>, reason: FetchReason, at now: SchedulerInstant,
-        _ output: inout Output
-    ) {
+    /// Focus regained (`reason` `.focus`, read against `refetchOnFocus`) or network back (`.reconnect`, against
+    /// `refetchOnReconnect`): refetches through an enabled observer whose trigger says so for the staleness it
+    /// sees; a fetch in flight is joined.
+    mutating func refetchOnTrigger(reason: FetchReason, at now: SchedulerInstant, _ output: inout Output) {
         let refetch = refetcher { observer in
-            observer[keyPath: trigger].refetches(
-                isStale: Self.isStale(snapshot, staleTime: observer.staleTime, at: now))
+            let trigger = reason == .focus ? observer.refetchOnFocus : observer.refetchOnReconnect
+            return trigger.refetches(isStale: Self.isStale(snapshot, staleTime: observer.staleTime, at: now))
         }
         if let refetch { output.actions.append(.refetch(refetch, reason)) }
     }

@@ -130,9 +130,9 @@ package struct EntryStateMachine: Sendable {
                 output.actions.append(.restore(persistence))
             }
         case .focusRegained:
-            refetchOnTrigger(\.refetchOnFocus, reason: .focus, at: now, &output)
+            refetchOnTrigger(reason: .focus, at: now, &output)
         case .reconnected:
-            refetchOnTrigger(\.refetchOnReconnect, reason: .reconnect, at: now, &output)
+            refetchOnTrigger(reason: .reconnect, at: now, &output)
         case .timerFired(.collection):
             // The deadline stays set while the client removes the entry, so that none is armed again.
             if observers.isEmpty, fetch == nil, !isRemoved {
