@@ -147,12 +147,13 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     }
 
     private func entryObserver(for key: QueryKey) -> EntryObserver {
-        let (options, callbacks) = state.withLock { ($0.options, $0.callbacks) }
-        let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
+        let settings = settings(for: key)
+        let callbacks = state.withLock { $0.callbacks }
+        let options = settings.options
         let initialData = options.initialData.map {
             Boxed(EntryObserver.InitialData(value: $0, updatedAt: options.initialDataUpdatedAt))
         }
-        return resolved.observer(callbacks, initialData: initialData)
+        return settings.resolved.observer(callbacks, initialData: initialData)
     }
 
     private func typedSnapshot(markingRead: Bool) -> QuerySnapshot<Value> {
