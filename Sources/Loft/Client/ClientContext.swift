@@ -7,8 +7,17 @@ package final class ClientContext: Sendable {
     package let tracker: WorkTracker
     package let environment: ClientEnvironment
     package let events: PassthroughSubject<QueryCacheEvent, Never>
-    private let collector: Locked<(@Sendable (QueryCacheEntry) -> Void)?>
-    private let finder: Locked<(@Sendable (QueryKey) -> QueryCacheEntry?)?>
+    /// The ways back to the client, set once it exists.
+    ///
+    /// Kept in a struct on purpose: a lock whose state is a bare function type reabstracts the closure on every
+    /// `withLock` and stores it back wrapped in one more thunk, so each read deepened a chain of thunks (after
+    /// 100,000 timer sets, releasing the client overflowed the stack).
+    private struct Links: Sendable {
+        var collect: (@Sendable (QueryCacheEntry) -> Void)?
+        var find: (@Sendable (QueryKey) -> QueryCacheEntry?)?
+    }
+
+    private let links = Locked(Links())
 
     package init(
         scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>
@@ -18,22 +27,20 @@ package final class ClientContext: Sendable {
         self.environment = ClientEnvironment()
         self.tracker = tracker
         self.events = events
-        self.collector = Locked(nil)
-        self.finder = Locked(nil)
     }
 
     /// Sets what garbage collection calls to remove an unused entry from its client.
     package func setCollector(_ collect: @escaping @Sendable (QueryCacheEntry) -> Void) {
-        collector.withLock { $0 = collect }
+        links.withLock { $0.collect = collect }
     }
 
     package func collect(_ entry: QueryCacheEntry) {
-        collector.withLock { $0 }?(entry)
+        links.withLock { $0.collect }?(entry)
     }
 
     /// Sets how an entry is found by key (the client's entries, which it holds weakly).
     package func setFinder(_ find: @escaping @Sendable (QueryKey) -> QueryCacheEntry?) {
-        finder.withLock { $0 = find }
+        links.withLock { $0.find = find }
     }
 
     /// How a timer finds its entry again when it fires: by key, then by identity. A timer holds no reference to
@@ -41,7 +48,7 @@ package final class ClientContext: Sendable {
     /// release of the entry on the runtime's slow path).
     package func finder(for entry: QueryCacheEntry) -> @Sendable () -> QueryCacheEntry? {
         let (key, identity) = (entry.key, ObjectIdentifier(entry))
-        let find = finder.withLock { $0 }
+        let find = links.withLock { $0.find }
         return {
             guard let found = find?(key), ObjectIdentifier(found) == identity else { return nil }
             return found

@@ -56,6 +56,11 @@ package final class TimerQueue: Sendable {
         self.scheduler = scheduler
     }
 
+    /// A queue that goes (with its client) leaves nothing scheduled.
+    deinit {
+        state.withLock { $0.wake?.token }?.cancel()
+    }
+
     /// A new owner id, for the keys of one object's timers.
     package func makeOwner() -> UInt64 {
         state.withLock { state in
