@@ -43,15 +43,8 @@ package final class ClientContext: Sendable {
         links.withLock { $0.find = find }
     }
 
-    /// How a timer finds its entry again when it fires: by key, then by identity. A timer holds no reference to
-    /// its entry, strong (a cycle through the timer queue) or weak (a weak reference puts every retain and
-    /// release of the entry on the runtime's slow path).
-    package func finder(for entry: QueryCacheEntry) -> @Sendable () -> QueryCacheEntry? {
-        let (key, identity) = (entry.key, ObjectIdentifier(entry))
-        let find = links.withLock { $0.find }
-        return {
-            guard let found = find?(key), ObjectIdentifier(found) == identity else { return nil }
-            return found
-        }
+    /// Finds the client's entry of a key (nil once the client is gone).
+    package var find: (@Sendable (QueryKey) -> QueryCacheEntry?)? {
+        links.withLock { $0.find }
     }
 }

@@ -6,7 +6,6 @@ package struct EntrySnapshot: Sendable {
     package var dataVersion: UInt64 = 0
     package var dataUpdatedAt: SchedulerInstant?
     package var error: (any Error)?
-    package var errorUpdatedAt: SchedulerInstant?
     package var status: QueryStatus = .pending
     package var fetchStatus: FetchStatus = .idle
     /// Failures of the current (or last) fetch, retries included; reset by a success.

@@ -38,7 +38,7 @@ extension EntryStateMachine {
         lastRequest = Boxed(request)
         if fetch != nil {
             // Mutated in place: copying the fetch would copy every waiter on each join.
-            if let waiter { fetch?.waiters[waiter.id] = waiter.continuation }
+            if let waiter { updateFetch { $0.waiters[waiter.id] = waiter.continuation } }
             guard case .explicit = intent, hasData, let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
             start(request, waiters: current.waiters, before: current.before, conditions, &output)
@@ -89,7 +89,7 @@ extension EntryStateMachine {
     /// A caller waits for the fetch in flight, if any, to settle; with none it is answered at once.
     mutating func join(_ waiter: EntryWaiter, _ output: inout Output) {
         guard fetch != nil else { return answer(waiter, &output) }
-        fetch?.waiters[waiter.id] = waiter.continuation
+        updateFetch { $0.waiters[waiter.id] = waiter.continuation }
     }
 
     /// Answers a waiter whose request needs no fetch: with the data, or, with none, as a disabled query.
@@ -106,10 +106,13 @@ extension EntryStateMachine {
     }
 
     mutating func taskCreated(_ id: UInt64, _ task: Task<Void, Never>, _ retryer: Retryer, _ output: inout Output) {
-        guard fetch?.id == id else { return output.actions.append(.cancelTask(task)) }
-        fetch?.task = task
-        fetch?.retryer = retryer
-        if fetch?.isRetryCancelled == true { output.actions.append(.cancelRetry(retryer)) }
+        guard fetchID == id else { return output.actions.append(.cancelTask(task)) }
+        let isRetryCancelled = updateFetch { fetch in
+            fetch.task = task
+            fetch.retryer = retryer
+            return fetch.isRetryCancelled
+        }
+        if isRetryCancelled == true { output.actions.append(.cancelRetry(retryer)) }
     }
 
     mutating func succeed(
@@ -134,7 +137,7 @@ extension EntryStateMachine {
     mutating func fail(
         _ id: UInt64, _ error: any Error, _ failureCount: Int, at now: SchedulerInstant, _ output: inout Output
     ) {
-        guard fetch?.id == id else { return }
+        guard fetchID == id else { return }
         if snapshot.data == nil, let persistence = persistence?.value,
             persistence.config.usagePolicy == .useIfFetchFails
         {
@@ -152,7 +155,6 @@ extension EntryStateMachine {
         guard let finished = fetch else { return }
         fetch = nil
         snapshot.error = error
-        snapshot.errorUpdatedAt = now
         snapshot.status = .error
         snapshot.failureCount = failureCount
         snapshot.isInvalidated = true

@@ -12,8 +12,11 @@ extension EntryStateMachine {
         gcTime = max(gcTime, observer.gcTime)
         if initialData == nil { initialData = observer.initialData }
         if wasUnobserved, fetch?.isRetryCancelled == true {
-            fetch?.isRetryCancelled = false
-            if let retryer = fetch?.retryer { output.actions.append(.continueRetry(retryer)) }
+            let retryer = updateFetch { fetch in
+                fetch.isRetryCancelled = false
+                return fetch.retryer
+            }
+            if let retryer = retryer ?? nil { output.actions.append(.continueRetry(retryer)) }
         }
     }
 
@@ -28,7 +31,7 @@ extension EntryStateMachine {
         if isPausedFirstFetch || running.request.cancelsWhenUnobserved {
             cancel(revert: true, &output)
         } else {
-            fetch?.isRetryCancelled = true
+            updateFetch { $0.isRetryCancelled = true }
             if let retryer = running.retryer { output.actions.append(.cancelRetry(retryer)) }
         }
     }
@@ -59,7 +62,7 @@ extension EntryStateMachine {
         }
         output.isStored = true
         output.isChanged = snapshot.write(value, updatedAt: updatedAt, comparison: comparison, isRestored: isRestored)
-        fetch?.before = nil
+        updateFetch { $0.before = nil }
         changed()
         if output.isChanged { output.actions.append(.emit(.updated(key))) }
         if isRestored {

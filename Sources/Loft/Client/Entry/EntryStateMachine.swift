@@ -34,7 +34,8 @@ package struct EntryStateMachine: Sendable {
     /// Bumped by every change that observers must hear of.
     package internal(set) var version: UInt64 = 0
     package internal(set) var isRemoved = false
-    var fetch: Fetch?
+    /// The fetch in flight, kept out of line: an idle entry pays one pointer for it.
+    private var fetchBox: Boxed<Fetch>?
     var observers: [UInt64: EntryObserver] = [:]
     /// Counts over `observers`, kept in step by `addObserver`, `changeObserver` and `removeObserver`.
     var tally = ObserverTally()
@@ -66,6 +67,27 @@ package struct EntryStateMachine: Sendable {
         package var isChanged = false
     }
 
+    /// The fetch in flight.
+    var fetch: Fetch? {
+        get { fetchBox?.value }
+        set { fetchBox = newValue.map(Boxed.init) }
+    }
+
+    /// The id of the fetch in flight, read without copying the fetch out.
+    var fetchID: UInt64? {
+        fetchBox?.value.id
+    }
+
+    /// Changes the fetch in flight, if any, in place: the old box goes before the change, so its waiters are
+    /// not copied (a join stays O(1) however many callers wait). Returns what `change` returns.
+    @discardableResult
+    mutating func updateFetch<Result>(_ change: (inout Fetch) -> Result) -> Result? {
+        guard var value = fetchBox?.value else { return nil }
+        fetchBox = nil
+        defer { fetchBox = Boxed(value) }
+        return change(&value)
+    }
+
     // MARK: - Events
 
     package mutating func handle(
@@ -80,7 +102,7 @@ package struct EntryStateMachine: Sendable {
         case .taskCreated(let id, let task, let retryer):
             taskCreated(id, task, retryer, &output)
         case .attemptFailed(let id, let failureCount):
-            guard fetch?.id == id else { break }
+            guard fetchID == id else { break }
             snapshot.failureCount = failureCount
             changed()
         case .fetchPaused(let id):
@@ -92,14 +114,14 @@ package struct EntryStateMachine: Sendable {
         case .fetchFailed(let id, let error, let failureCount):
             fail(id, error, failureCount, at: now, &output)
         case .fallbackLoaded(let id, let error, let failureCount, let stored):
-            guard fetch?.id == id else { break }
+            guard fetchID == id else { break }
             finishFailure(error, failureCount, fallback: stored, at: now, &output)
         case .cancelRequested(let revert):
             cancel(revert: revert, &output)
         case .waiterJoined(let waiter):
             join(waiter, &output)
         case .waiterLeft(let id):
-            if let waiter = fetch?.waiters.removeValue(forKey: id) {
+            if let waiter = updateFetch({ $0.waiters.removeValue(forKey: id) }) ?? nil {
                 output.actions.append(.resume(waiter, .failure(CancellationError())))
             }
         case .observerAdded(let id, let observer):
@@ -200,7 +222,7 @@ package struct EntryStateMachine: Sendable {
     }
 
     mutating func setFetchStatus(_ status: FetchStatus, of id: UInt64) {
-        guard fetch?.id == id, snapshot.fetchStatus != status else { return }
+        guard fetchID == id, snapshot.fetchStatus != status else { return }
         snapshot.fetchStatus = status
         changed()
     }

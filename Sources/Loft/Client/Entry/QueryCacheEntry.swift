@@ -231,9 +231,13 @@ package final class QueryCacheEntry: Sendable {
             case .save(let value, let instant, let persistence):
                 save(value, at: instant, to: persistence)
             case .setTimer(let timer, let deadline):
-                let find = context.finder(for: self)
+                // The timer finds its entry again by key, then identity: it holds no reference to it, strong (a
+                // cycle through the timer queue) or weak (which puts every retain and release of the entry on
+                // the runtime's slow path). One closure per timer, nothing else allocated.
+                let (find, key, identity) = (context.find, key, ObjectIdentifier(self))
                 context.timers.set(TimerQueue.Key(owner: timerOwner, kind: timer.rawValue), at: deadline) {
-                    find()?.send(.timerFired(timer))
+                    guard let entry = find?(key), ObjectIdentifier(entry) == identity else { return }
+                    entry.send(.timerFired(timer))
                 }
             case .refetch(let refetch, let reason):
                 refetch(reason)
