@@ -17,13 +17,20 @@ package final class ClientContext: Sendable {
         var find: (@Sendable (QueryKey) -> QueryCacheEntry?)?
     }
 
-    private let links = Locked(Links())
+    private let links: Locked<Links>
 
     package init(
         scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>
     ) {
+        let links = Locked(Links())
+        self.links = links
         self.scheduler = scheduler
-        self.timers = TimerQueue(scheduler: scheduler)
+        // An entry's alarm finds its entry again by key: the queue holds no reference to it, strong (a cycle) or
+        // weak (which puts every retain and release of the entry on the runtime's slow path). A ring for an
+        // entry that was removed meanwhile reaches its successor, which only looks at its own deadlines.
+        self.timers = TimerQueue(scheduler: scheduler) { key, instant in
+            links.withLock { $0.find }?(key)?.send(.alarmRang(instant))
+        }
         self.environment = ClientEnvironment()
         self.tracker = tracker
         self.events = events
@@ -41,10 +48,5 @@ package final class ClientContext: Sendable {
     /// Sets how an entry is found by key (the client's entries, which it holds weakly).
     package func setFinder(_ find: @escaping @Sendable (QueryKey) -> QueryCacheEntry?) {
         links.withLock { $0.find = find }
-    }
-
-    /// Finds the client's entry of a key (nil once the client is gone).
-    package var find: (@Sendable (QueryKey) -> QueryCacheEntry?)? {
-        links.withLock { $0.find }
     }
 }

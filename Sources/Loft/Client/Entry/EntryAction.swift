@@ -15,8 +15,8 @@ package enum EntryAction: Sendable {
     /// Reads the stored value to show instead of the error of a failed fetch (`.useIfFetchFails`).
     case loadFallback(fetch: UInt64, any Error, failureCount: Int, EntryPersistence)
     case save(any Sendable, at: SchedulerInstant, EntryPersistence)
-    /// Sets (or, with nil, cancels) a timer of the entry.
-    case setTimer(EntryTimer, SchedulerInstant?)
+    /// Sets an alarm on the client's timer queue, to ring the entry at an instant (it cannot be cancelled).
+    case setAlarm(SchedulerInstant)
     /// Asks an observer to refetch with its own fetcher and request.
     case refetch(@Sendable (FetchReason) -> Void, FetchReason)
     case emit(QueryCacheEvent)

@@ -60,13 +60,7 @@ package enum EntryEvent: Sendable {
     // Environment and time
     case focusRegained
     case reconnected
-    case timerFired(EntryTimer)
-}
-
-/// The timers of one entry, on the client's timer queue.
-package enum EntryTimer: UInt8, Sendable {
-    /// Garbage collection, `gcTime` after the entry became unused.
-    case collection = 1
-    /// The next instant at which the data turns stale for one of the observers: they are notified.
-    case staleness = 2
+    /// An alarm the entry set on the client's timer queue rang (maybe one its predecessor of the same key set):
+    /// the entry looks at its garbage-collection and staleness deadlines.
+    case alarmRang(SchedulerInstant)
 }

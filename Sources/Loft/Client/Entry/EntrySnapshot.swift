@@ -1,22 +1,30 @@
 /// Everything a cache entry knows at one moment, with its data type-erased (typed views are `QuerySnapshot`).
 package struct EntrySnapshot: Sendable {
+    // The one-byte fields follow `data`, in the bytes its optional leaves free: the fields are laid out in this
+    // order, and every cache entry holds a snapshot.
     package var data: (any Sendable)?
+    package var status: QueryStatus = .pending
+    package var fetchStatus: FetchStatus = .idle
+    /// Set by `invalidateQueries` and by a failed fetch: stale whatever `staleTime` says, until the next success.
+    package var isInvalidated = false
+    /// The data was read back from the persistent cache and no fetch has replaced it yet.
+    package var isRestored = false
     /// Bumped each time `data` is replaced by a value that is not equal to it: a typed view runs `select` again
     /// only when it changes.
     package var dataVersion: UInt64 = 0
     package var dataUpdatedAt: SchedulerInstant?
     package var error: (any Error)?
-    package var status: QueryStatus = .pending
-    package var fetchStatus: FetchStatus = .idle
     /// Failures of the current (or last) fetch, retries included; reset by a success.
     package var failureCount = 0
-    /// Set by `invalidateQueries` and by a failed fetch: stale whatever `staleTime` says, until the next success.
-    package var isInvalidated = false
     package var observerCount = 0
+    /// Kept out of line: an entry that is not fetching pays one pointer for it.
+    private var fetchMetaBox: Boxed<any Sendable>?
+
     /// The `meta` of the fetch in flight (nil when idle): which page an infinite query is fetching.
-    package var fetchMeta: (any Sendable)?
-    /// The data was read back from the persistent cache and no fetch has replaced it yet.
-    package var isRestored = false
+    package var fetchMeta: (any Sendable)? {
+        get { fetchMetaBox?.value }
+        set { fetchMetaBox = newValue.map { Boxed($0) } }
+    }
 
     package init() {}
 

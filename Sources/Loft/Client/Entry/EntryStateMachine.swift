@@ -29,11 +29,11 @@ package struct EntryStateMachine: Sendable {
     // MARK: - State
 
     // Read by the storage; written only by the event handlers (in this file and its extensions).
+    // In an order that leaves little padding: every cache entry holds one machine.
     package let key: QueryKey
     package internal(set) var snapshot = EntrySnapshot()
     /// Bumped by every change that observers must hear of.
     package internal(set) var version: UInt64 = 0
-    package internal(set) var isRemoved = false
     /// The fetch in flight, kept out of line: an idle entry pays one pointer for it.
     private var fetchBox: Boxed<Fetch>?
     var observers: [UInt64: EntryObserver] = [:]
@@ -41,12 +41,18 @@ package struct EntryStateMachine: Sendable {
     var tally = ObserverTally()
     /// The longest `gcTime` an observer gave; the client's default until one does.
     var gcTime: GCTime
+    package internal(set) var isRemoved = false
     /// The last fetch requested, to refetch an entry that has no observer that can.
     var lastRequest: Boxed<FetchRequest>?
     var persistence: Boxed<EntryPersistence>?
     var initialData: Boxed<EntryObserver.InitialData>?
+    /// When the entry is collected, unless someone uses it first.
     var collectionDeadline: SchedulerInstant?
+    /// The next instant at which the data turns stale for an enabled observer (they are notified then).
     var stalenessDeadline: SchedulerInstant?
+    /// The earliest alarm this entry set that has not rung yet (alarms cannot be cancelled: a deadline that
+    /// goes or moves later leaves it to ring for nothing).
+    var alarm: SchedulerInstant?
     var nextFetchID: UInt64 = 0
 
     /// The `staleTime` of the defaults for the key: the freshness of the entry while nobody observes it.
@@ -155,16 +161,8 @@ package struct EntryStateMachine: Sendable {
             refetchOnTrigger(reason: .focus, at: now, &output)
         case .reconnected:
             refetchOnTrigger(reason: .reconnect, at: now, &output)
-        case .timerFired(.collection):
-            // The deadline stays set while the client removes the entry, so that none is armed again.
-            if observers.isEmpty, fetch == nil, !isRemoved {
-                output.actions.append(.collect)
-            } else {
-                collectionDeadline = nil
-            }
-        case .timerFired(.staleness):
-            stalenessDeadline = nil
-            changed()
+        case .alarmRang(let instant):
+            alarmRang(instant, at: now, &output)
         }
         scheduleTimers(at: now, &output)
         return output
@@ -203,6 +201,13 @@ package struct EntryStateMachine: Sendable {
             observerCount: snapshot.observerCount)
     }
 
+    /// The first instant from which `trigger` (focus regained, network back) refetches the entry, as its data
+    /// and observers stand: `ObserverTally.anyInstant` when it does whenever it comes, nil when it never does
+    /// until something changes. The client reads it to skip the entries a trigger leaves alone.
+    package func firstRefetch(on trigger: ObserverTally.Trigger) -> SchedulerInstant? {
+        isRemoved ? nil : tally.firstRefetch(on: trigger, snapshot)
+    }
+
     /// Whether an enabled observer watches the entry.
     package var isActive: Bool {
         tally.enabled > 0
@@ -227,24 +232,46 @@ package struct EntryStateMachine: Sendable {
         changed()
     }
 
-    /// Arms or moves the garbage-collection and staleness timers after every event.
+    /// An alarm rang: the deadlines that are due act (whichever alarm rang; a ring with nothing due does
+    /// nothing).
+    private mutating func alarmRang(_ instant: SchedulerInstant, at now: SchedulerInstant, _ output: inout Output) {
+        if alarm == instant { alarm = nil }
+        if let deadline = collectionDeadline, deadline <= now {
+            // The deadline stays set while the client removes the entry, so that none is armed again.
+            if observers.isEmpty, fetch == nil, !isRemoved {
+                output.actions.append(.collect)
+            } else {
+                collectionDeadline = nil
+            }
+        }
+        if let deadline = stalenessDeadline, deadline <= now {
+            stalenessDeadline = nil
+            changed()
+        }
+    }
+
+    /// Sets, moves or drops the garbage-collection and staleness deadlines after every event, and sets an alarm
+    /// when the next one is earlier than the alarm waiting.
     private mutating func scheduleTimers(at now: SchedulerInstant, _ output: inout Output) {
         if observers.isEmpty, fetch == nil, !isRemoved {
             if collectionDeadline == nil, case .duration(let duration) = gcTime {
                 collectionDeadline = now + duration
-                output.actions.append(.setTimer(.collection, collectionDeadline))
             }
-        } else if collectionDeadline != nil {
+        } else {
             collectionDeadline = nil
-            output.actions.append(.setTimer(.collection, nil))
         }
-        var next: SchedulerInstant?
+        stalenessDeadline = nil
         if !isRemoved, snapshot.data != nil, !snapshot.isInvalidated, let updatedAt = snapshot.dataUpdatedAt {
-            next = tally.nextStaleness(after: updatedAt, now: now)
+            stalenessDeadline = tally.nextStaleness(after: updatedAt, now: now)
         }
-        if next != stalenessDeadline {
-            stalenessDeadline = next
-            output.actions.append(.setTimer(.staleness, next))
+        let next =
+            switch (collectionDeadline, stalenessDeadline) {
+            case (let collection?, let staleness?): min(collection, staleness)
+            case (let collection, let staleness): collection ?? staleness
+            }
+        if let next, alarm.map({ next < $0 }) ?? true {
+            alarm = next
+            output.actions.append(.setAlarm(next))
         }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The cache entry of one key: the thin storage around its `EntryStateMachine`. It holds the machine behind
 /// the one lock, feeds it events with the client's current instant, focus and network, and performs the
 /// actions it returns once the lock is released (tasks, waiters, timers, persistence, events, publication).
@@ -10,8 +12,8 @@
 package final class QueryCacheEntry: Sendable {
     private struct Storage: Sendable {
         var machine: EntryStateMachine
-        var nextWaiterID: UInt64 = 0
-        var nextObserverID: UInt64 = 0
+        /// The ids of waiters and observers (one counter: they only need to be unique).
+        var nextID: UInt64 = 0
         /// Made when someone first asks for `changes`: an entry nobody observes (a `setQueryData`, a prefetch,
         /// a hydrated query) costs no subject.
         var publication: OrderedSubject<UInt64>?
@@ -19,13 +21,16 @@ package final class QueryCacheEntry: Sendable {
 
     package let key: QueryKey
     let context: ClientContext
-    private let timerOwner: UInt64
     private let storage: Locked<Storage>
+    /// The machine's `firstRefetch(on:)` for focus and reconnect, in nanoseconds since the epoch (`.max`:
+    /// never), mirrored after every event: `setFocused` and `setOnline` pass over the entries a trigger leaves
+    /// alone with one atomic read each, no lock and no event.
+    private let focusRefetch = Atomic<Int64>(.max)
+    private let reconnectRefetch = Atomic<Int64>(.max)
 
     package init(key: QueryKey, context: ClientContext, defaults: QueryDefaults) {
         self.key = key
         self.context = context
-        timerOwner = context.timers.makeOwner()
         let machine = EntryStateMachine(key: key, gcTime: defaults.gcTime, staleTime: defaults.staleTime)
         storage = Locked(Storage(machine: machine))
     }
@@ -88,6 +93,7 @@ package final class QueryCacheEntry: Sendable {
         let (output, toDrain) = storage.withLock { storage -> (EntryStateMachine.Output, OrderedSubject<UInt64>?) in
             let version = storage.machine.version
             let output = storage.machine.handle(event, at: now, conditions: conditions)
+            mirrorTriggers(storage.machine)
             guard storage.machine.version != version, let publication = storage.publication else {
                 return (output, nil)
             }
@@ -96,6 +102,24 @@ package final class QueryCacheEntry: Sendable {
         toDrain?.drain()
         perform(output.actions)
         return output
+    }
+
+    /// Whether `trigger` coming at `now` may refetch the entry (false: it certainly does not).
+    package func mayRefetch(on trigger: ObserverTally.Trigger, at now: SchedulerInstant) -> Bool {
+        let first =
+            switch trigger {
+            case .focus: focusRefetch.load(ordering: .acquiring)
+            case .reconnect: reconnectRefetch.load(ordering: .acquiring)
+            }
+        return first <= now.nanosecondsSinceEpoch
+    }
+
+    /// Called with the lock held, so the mirrors change in the order of the events.
+    private func mirrorTriggers(_ machine: EntryStateMachine) {
+        let focus = machine.firstRefetch(on: .focus)?.nanosecondsSinceEpoch ?? .max
+        let reconnect = machine.firstRefetch(on: .reconnect)?.nanosecondsSinceEpoch ?? .max
+        focusRefetch.store(focus, ordering: .releasing)
+        reconnectRefetch.store(reconnect, ordering: .releasing)
     }
 
     /// Starts a fetch, joins the one in flight, or does nothing, as the machine decides for `intent`.
@@ -123,8 +147,8 @@ package final class QueryCacheEntry: Sendable {
     /// Sends the event a new waiter makes, and waits until the machine resumes it; a cancelled caller leaves.
     private func wait(_ event: (EntryWaiter) -> EntryEvent) async throws -> any Sendable {
         let waiterID = storage.withLock { storage in
-            storage.nextWaiterID += 1
-            return storage.nextWaiterID
+            storage.nextID += 1
+            return storage.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -175,8 +199,8 @@ package final class QueryCacheEntry: Sendable {
     /// Adds an observer (a query or consumer); returns its id.
     package func addObserver(_ observer: EntryObserver) -> UInt64 {
         let id = storage.withLock { storage in
-            storage.nextObserverID += 1
-            return storage.nextObserverID
+            storage.nextID += 1
+            return storage.nextID
         }
         send(.observerAdded(id, observer))
         return id
@@ -230,15 +254,8 @@ package final class QueryCacheEntry: Sendable {
                 send(.fallbackLoaded(fetch: id, error, failureCount: failureCount, stored: stored))
             case .save(let value, let instant, let persistence):
                 save(value, at: instant, to: persistence)
-            case .setTimer(let timer, let deadline):
-                // The timer finds its entry again by key, then identity: it holds no reference to it, strong (a
-                // cycle through the timer queue) or weak (which puts every retain and release of the entry on
-                // the runtime's slow path). One closure per timer, nothing else allocated.
-                let (find, key, identity) = (context.find, key, ObjectIdentifier(self))
-                context.timers.set(TimerQueue.Key(owner: timerOwner, kind: timer.rawValue), at: deadline) {
-                    guard let entry = find?(key), ObjectIdentifier(entry) == identity else { return }
-                    entry.send(.timerFired(timer))
-                }
+            case .setAlarm(let instant):
+                context.timers.setAlarm(for: key, at: instant)
             case .refetch(let refetch, let reason):
                 refetch(reason)
             case .emit(let event):

@@ -1,6 +1,15 @@
 /// The one timer queue of a client: a min-heap of deadlines on the client's scheduler, carrying every
 /// garbage-collection, staleness, polling and retry deadline.
 ///
+/// It holds two kinds of deadline:
+/// - a *timer* (polling, retries: few at a time) runs a closure; it is named by a `Key`, and setting it again
+///   moves it, cancelling it drops it;
+/// - an *alarm* (an entry's garbage collection and staleness: one per entry, so 100,000 for a large cache) is
+///   data only, the key of the entry to wake: no closure, no table slot, one heap element. It cannot be
+///   cancelled or moved: the entry keeps its true deadlines, takes a ring as "look at your deadlines now", and
+///   sets a new alarm only when its next deadline is earlier than the one it set (so each entry has at most
+///   one alarm waiting, plus one per deadline that moved earlier).
+///
 /// **Behavior**
 /// - At most one block is scheduled on the scheduler at a time, for the earliest deadline; a timer set, moved
 ///   or cancelled changes the heap, not the scheduler (a cancelled or moved deadline is dropped when it comes
@@ -20,10 +29,16 @@ package final class TimerQueue: Sendable {
         }
     }
 
+    /// What a deadline wakes.
+    private enum Target: Sendable {
+        case timer(Key)
+        case alarm(QueryKey)
+    }
+
     private struct Deadline: Comparable, Sendable {
         let instant: SchedulerInstant
         let sequence: UInt64
-        let key: Key
+        let target: Target
 
         static func < (lhs: Deadline, rhs: Deadline) -> Bool {
             (lhs.instant, lhs.sequence) < (rhs.instant, rhs.sequence)
@@ -42,6 +57,8 @@ package final class TimerQueue: Sendable {
     private struct State: Sendable {
         var heap = Heap<Deadline>()
         var timers: [Key: Timer] = [:]
+        /// Alarms in the heap.
+        var alarms = 0
         var nextSequence: UInt64 = 0
         var nextOwner: UInt64 = 0
         /// The deadline the scheduler will wake us at, its generation, and its token once scheduled.
@@ -51,9 +68,15 @@ package final class TimerQueue: Sendable {
 
     private let scheduler: any Scheduler
     private let state = Locked(State())
+    /// Called with an alarm's key and instant when it rings.
+    private let ring: @Sendable (QueryKey, SchedulerInstant) -> Void
 
-    package init(scheduler: any Scheduler) {
+    /// Makes a queue on `scheduler` whose alarms call `ring` with their key and instant (none by default).
+    package init(
+        scheduler: any Scheduler, ring: @escaping @Sendable (QueryKey, SchedulerInstant) -> Void = { _, _ in }
+    ) {
         self.scheduler = scheduler
+        self.ring = ring
     }
 
     /// A queue that goes (with its client) leaves nothing scheduled.
@@ -69,9 +92,9 @@ package final class TimerQueue: Sendable {
         }
     }
 
-    /// How many timers are set.
+    /// How many timers are set and alarms wait.
     package var count: Int {
-        state.withLock { $0.timers.count }
+        state.withLock { $0.timers.count + $0.alarms }
     }
 
     /// Sets the timer `key` to run `action` at `instant` (moving it if it was set), or cancels it when `instant`
@@ -81,17 +104,30 @@ package final class TimerQueue: Sendable {
         let wake = state.withLock { state -> Wake? in
             state.nextSequence += 1
             state.timers[key] = Timer(sequence: state.nextSequence, action: action)
-            state.heap.insert(Deadline(instant: instant, sequence: state.nextSequence, key: key))
+            state.heap.insert(Deadline(instant: instant, sequence: state.nextSequence, target: .timer(key)))
             return nextWake(&state)
         }
         schedule(wake)
     }
 
-    /// Cancels the timer `key`, if set; with no timer left, the wake-up goes too (nothing stays pending on
-    /// the scheduler).
+    /// Rings `key` at `instant`: the queue's `ring` is called with both then. An alarm cannot be cancelled.
+    package func setAlarm(for key: QueryKey, at instant: SchedulerInstant) {
+        let wake = state.withLock { state -> Wake? in
+            state.nextSequence += 1
+            state.alarms += 1
+            state.heap.insert(Deadline(instant: instant, sequence: state.nextSequence, target: .alarm(key)))
+            return nextWake(&state)
+        }
+        schedule(wake)
+    }
+
+    /// Cancels the timer `key`, if set; with no timer and no alarm left, the wake-up goes too (nothing stays
+    /// pending on the scheduler).
     package func cancel(_ key: Key) {
         let wake = state.withLock { state -> (any Cancellable)? in
-            guard state.timers.removeValue(forKey: key) != nil, state.timers.isEmpty, let wake = state.wake else {
+            guard state.timers.removeValue(forKey: key) != nil, state.timers.isEmpty, state.alarms == 0,
+                let wake = state.wake
+            else {
                 return nil
             }
             state.wake = nil
@@ -134,10 +170,19 @@ package final class TimerQueue: Sendable {
         if !isCurrent { token.cancel() }
     }
 
+    /// Drops the cancelled and moved timers from the top of the heap (an alarm is always live).
     private func dropCancelled(_ state: inout State) {
-        while let first = state.heap.min, state.timers[first.key]?.sequence != first.sequence {
+        while let first = state.heap.min, case .timer(let key) = first.target,
+            state.timers[key]?.sequence != first.sequence
+        {
             _ = state.heap.popMin()
         }
+    }
+
+    /// What is due, to run once the lock is released.
+    private enum Due {
+        case timer(@Sendable () -> Void)
+        case alarm(QueryKey, SchedulerInstant)
     }
 
     private func fire(_ generation: UInt64) {
@@ -149,14 +194,24 @@ package final class TimerQueue: Sendable {
         }
         guard isCurrent else { return }
         while true {
-            let action = state.withLock { state -> (@Sendable () -> Void)? in
+            let due = state.withLock { state -> Due? in
                 dropCancelled(&state)
                 guard let first = state.heap.min, first.instant <= now else { return nil }
                 _ = state.heap.popMin()
-                return state.timers.removeValue(forKey: first.key)?.action
+                switch first.target {
+                case .timer(let key):
+                    return state.timers.removeValue(forKey: key).map { .timer($0.action) }
+                case .alarm(let key):
+                    state.alarms -= 1
+                    return .alarm(key, first.instant)
+                }
             }
-            guard let action else { break }
-            action()
+            switch due {
+            case .timer(let action): action()
+            case .alarm(let key, let instant): ring(key, instant)
+            case nil: break
+            }
+            guard due != nil else { break }
         }
         schedule(state.withLock { nextWake(&$0) })
     }
