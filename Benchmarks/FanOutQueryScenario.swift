@@ -1,32 +1,57 @@
 import Loft
+import Synchronization
 
-/// (f) 10,000 consumers observing one key, one `setQueryData`: time until every consumer has the new state,
-/// against calling 10,000 closures.
+/// (f) 10,000 consumers of one key, each subscribed with `valuePublisher.sink` and checking that it got the
+/// value written; one `setQueryData`: time until every subscriber has the new value, against 10,000 closure
+/// calls that make the same check.
 func fanOutQueryScenario(_ settings: Settings) -> Row {
     let observers = 10_000
     let updates = settings.iterations(200)
     let client = QueryClient()
     client.setQueryData(0, for: "shared")
     let consumers = (0..<observers).map { _ in Query<Void, Int>.Consumer(key: "shared", client: client) }
-    var next = 0
-    let loft = withExtendedLifetime(consumers) {
-        defer { precondition(consumers.allSatisfy { $0.state.value == next }, "every consumer has the last value") }
-        return measure(repetitions: settings.repetitions, iterations: updates) {
+    let expected = Expected()
+    let received = Counter()
+    let subscriptions = consumers.map { consumer in
+        consumer.valuePublisher.sink { value in
+            if value == expected.value { received.bump() }
+        }
+    }
+    precondition(received.value == observers, "every subscriber has the current value at once")
+    let loft = withExtendedLifetime((consumers, subscriptions)) {
+        measure(repetitions: settings.repetitions, iterations: updates) {
             for _ in 0..<updates {
-                next += 1
+                let next = expected.advance()
                 client.setQueryData(next, for: "shared")
             }
         }
     }
-    let counter = Counter()
-    let closures: [@Sendable (Int) -> Void] = (0..<observers).map { _ in { _ in counter.bump() } }
+    let writes = settings.repetitions * updates
+    precondition(received.value == observers * (writes + 1), "every subscriber got every value it was sent")
+
+    let closures: [@Sendable (Int) -> Void] = (0..<observers).map { _ in
+        { value in if value == expected.value { received.bump() } }
+    }
     let baseline = measure(repetitions: settings.repetitions, iterations: updates) {
-        for value in 0..<updates {
-            for closure in closures { closure(value) }
+        for _ in 0..<updates {
+            let next = expected.advance()
+            for closure in closures { closure(next) }
         }
     }
-    blackHole(counter.value)
+    blackHole(received.value)
     return Row(
-        scenario: "(f) setQueryData to 10,000 observers", baselineName: "10,000 closure calls",
+        scenario: "(f) setQueryData to 10,000 subscribed consumers", baselineName: "10,000 closure calls, same check",
         nanoseconds: loft, baselineNanoseconds: baseline, target: .ratio(3))
+}
+
+/// The value a scenario writes next, which its subscribers check they received.
+final class Expected: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    var value: Int { storage.load(ordering: .relaxed) }
+
+    /// Moves to the next value and returns it.
+    func advance() -> Int {
+        storage.add(1, ordering: .relaxed).newValue
+    }
 }

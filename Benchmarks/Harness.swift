@@ -71,11 +71,14 @@ func measure(repetitions: Int, iterations: Int, _ body: () -> Void) -> Double {
     let clock = ContinuousClock()
     var best = Double.infinity
     for _ in 0..<repetitions {
-        let elapsed = clock.measure(body)
-        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-        best = min(best, nanoseconds / Double(iterations))
+        best = min(best, nanoseconds(clock.measure(body)) / Double(iterations))
     }
     return best
+}
+
+/// A duration in nanoseconds.
+func nanoseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
 }
 
 /// A counter that both a scenario and its baseline bump, so that both do the same visible work and the

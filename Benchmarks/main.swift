@@ -22,6 +22,7 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }), ("f", { [fanOutQueryScenario($0)] }),
     ("g", invalidationScenario), ("h", persistenceScenario),
     ("i", memoryScenario), ("j", pagesScenario), ("k", { [focusScenario($0)] }),
+    ("l", { [stateReadScenario($0)] }), ("m", { [observationScenario($0)] }),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []

@@ -26,6 +26,6 @@ extension Query.Selection where Value == Response {
     public convenience init(
         key: QueryKey, options: QueryOptions<Response> = QueryOptions(), client: QueryClient = .shared
     ) {
-        self.init(key: key, options: options, client: client) { $0 }
+        self.init(key: key, options: options, client: client, select: nil)
     }
 }

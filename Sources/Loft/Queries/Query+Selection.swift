@@ -20,20 +20,18 @@ extension Query {
     /// - When released, it leaves the entry's observers; when the entry is removed, it follows the key to the
     ///   next entry made for it.
     public final class Selection<Value: Sendable>: Sendable {
-        private let observation: QueryObservation<Response, Value>
-        private let registrar = ObservationRegistrar()
+        @usableFromInline let observation: QueryObservation<Response, Value>
 
         init(
             key: QueryKey, options: QueryOptions<Response>, client: QueryClient,
-            select: @escaping @Sendable (Response) -> Value
+            select: (@Sendable (Response) -> Value)?
         ) {
             observation = QueryObservation(client: client, options: options, key: key, project: select)
-            observation.onChange { [weak self] in self?.notifyObservers() }
             observation.attach(to: key)
         }
 
         deinit {
-            observation.detach()
+            observation.close()
         }
 
         /// The key observed.
@@ -42,15 +40,15 @@ extension Query {
         }
 
         /// What to show: idle, loading, failed, or the selected value.
+        @inlinable
         public var state: QueryState<Value> {
-            registrar.access(self, keyPath: \.snapshot)
-            return observation.snapshot.state
+            observation.value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).state }
         }
 
         /// The full picture of the key, with the selected value.
+        @inlinable
         public var snapshot: QuerySnapshot<Value> {
-            registrar.access(self, keyPath: \.snapshot)
-            return observation.snapshot
+            observation.value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).snapshot }
         }
 
         /// Every change of `state`, starting with the current one.
@@ -66,10 +64,6 @@ extension Query {
         /// `statePublisher` as an `AsyncSequence`.
         public var states: AsyncStream<QueryState<Value>> {
             statePublisher.values
-        }
-
-        private func notifyObservers() {
-            registrar.notifyChange(of: self, at: \.snapshot)
         }
     }
 

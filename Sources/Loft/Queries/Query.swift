@@ -47,9 +47,8 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     private let keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)?
     private let fetcher: Fetcher
     private let persistence: EntryPersistence?
-    private let observation: QueryObservation<Response, Response>
+    @usableFromInline let observation: QueryObservation<Response, Response>
     private let pollTimer: TimerQueue.Key
-    private let registrar = ObservationRegistrar()
     private let locked = Locked(State())
 
     /// Makes a query.
@@ -85,7 +84,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         self.fetcher = fetcher
         pollTimer = TimerQueue.Key(owner: client.context.timers.makeOwner(), kind: 0)
         persistence = client.persistence(for: Response.self, cache: cache, config: cacheConfig, key: key)
-        observation = QueryObservation(client: client, options: options, key: key) { $0 }
+        observation = QueryObservation(client: client, options: options, key: key, project: nil)
         observation.setCallbacks(
             ObserverCallbacks(
                 refetch: { [weak self] reason in self?.triggeredFetch(reason) },
@@ -94,7 +93,6 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
                     refetch(request: request)
                     return true
                 }))
-        observation.onChange { [weak self] in self?.notifyObservers() }
         switch behavior {
         case .startImmediately(let request):
             locked.withLock { $0.request = request }
@@ -130,7 +128,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     deinit {
         client.context.timers.cancel(pollTimer)
-        observation.detach()
+        observation.close()
     }
 
     // MARK: - Options
@@ -161,15 +159,15 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     // MARK: - State
 
     /// What to show: idle, loading (nothing to show yet), failed (nothing to show), or the value.
+    @inlinable
     public var state: QueryState<Response> {
-        registrar.access(self, keyPath: \.snapshot)
-        return observation.snapshot.state
+        observation.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).state }
     }
 
     /// The full picture: data, error, status, fetch status, times, staleness (computed now), failure count.
+    @inlinable
     public var snapshot: QuerySnapshot<Response> {
-        registrar.access(self, keyPath: \.snapshot)
-        return observation.snapshot
+        observation.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).snapshot }
     }
 
     /// The key of the current request (the base key before the first request).
@@ -337,10 +335,6 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
             }
             schedulePoll(after: interval)
         }
-    }
-
-    private func notifyObservers() {
-        registrar.notifyChange(of: self, at: \.snapshot)
     }
 }
 

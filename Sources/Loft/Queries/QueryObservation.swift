@@ -1,46 +1,55 @@
-/// The typed view of a cache entry that one query, consumer or selection holds: the entry's `Source` data
-/// through the query's `select` and a projection to `Value`, with placeholder data, computed when read and
-/// cached until the entry or the options change.
+/// What one query, consumer or selection observes: the cache entry of its key, the typed view of that entry it
+/// follows (shared with the other observers of the entry that have the same type and options), and its
+/// publishers' subscribers, which follow it from view to view.
 ///
-/// It never copies the entry's state: every snapshot is derived from the entry's, so a query and a consumer
-/// of one key always agree. `select` and the projection run once per new data (per `dataVersion`), not per
-/// read, and not again when a refetch returns an equal value.
+/// It never copies the entry's state: every snapshot comes from the entry's, so a query and a consumer of one
+/// key always agree. A read of `value` costs a lock and a field read; a change of the entry is turned into a
+/// typed snapshot once per view, and reaches the subscribers of every observer of the view in one pass.
+@usableFromInline
 final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
-    private struct State: Sendable {
-        var options: QueryOptions<Source>
-        /// The options resolved for the current key.
-        var resolved: ResolvedQueryOptions
-        var resolvedKey: QueryKey
-        /// Bumped when the options change, so that cached views are recomputed.
-        var optionsVersion: UInt64 = 0
-        /// The typed snapshot and the core and options versions it was computed from.
-        var cached: (version: UInt64, options: UInt64, snapshot: QuerySnapshot<Value>)?
-        /// The last selected value, and the data it was selected from.
-        var selected: (entry: ObjectIdentifier, dataVersion: UInt64, options: UInt64, value: Value)?
-        /// The typed publisher, created when first asked for.
-        var feed: OrderedSubject<QuerySnapshot<Value>>?
-        /// The last snapshot sent, and the core version it came from.
-        var lastSent: (version: UInt64, snapshot: QuerySnapshot<Value>)?
-        var callbacks = ObserverCallbacks()
+    private struct Attachment: Sendable {
+        let entry: QueryCacheEntry
+        let observerID: UInt64
+        let view: EntryView<Value>
+        /// The identity under which the entry shares the view; nil for a view of this observer's own.
+        let identity: ViewIdentity?
     }
 
-    let core: ObservationCore
-    private let project: @Sendable (Source) -> Value
-    private let state: Locked<State>
+    private struct State: Sendable {
+        var options: QueryOptions<Source>
+        /// The options resolved for `resolvedKey`.
+        var resolved: ResolvedQueryOptions
+        var resolvedKey: QueryKey
+        var key: QueryKey
+        var attachment: Attachment?
+        var callbacks = ObserverCallbacks()
+        /// The data shown for the previous key, for `PlaceholderData.keepPrevious`.
+        var previousData: (any Sendable)?
+        /// Waiting for the next entry of the key after the current one was removed.
+        var isOrphaned = false
+        var relays: [UInt64: any ViewRelay<Value>] = [:]
+        var nextRelayID: UInt64 = 0
+        /// Tells the registrar of the view's changes, once something read the value.
+        var tracking: Subscription?
+    }
 
-    var client: QueryClient { core.client }
+    let client: QueryClient
+    /// What the owner's `state` and `snapshot` read: a `SnapshotBox<Value>`.
+    @usableFromInline let value: ObservedValue
+    /// The projection to `Value`; nil when `Value` is `Source` itself (a query's and a consumer's).
+    private let project: (@Sendable (Source) -> Value)?
+    private let state: Locked<State>
 
     init(
         client: QueryClient, options: QueryOptions<Source>, key: QueryKey,
-        project: @escaping @Sendable (Source) -> Value
+        project: (@Sendable (Source) -> Value)?
     ) {
+        self.client = client
         self.project = project
         let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
-        state = Locked(State(options: options, resolved: resolved, resolvedKey: key))
-        core = ObservationCore(client: client, key: key)
-        core.setObserverFactory { [weak self] key in
-            self?.entryObserver(for: key) ?? EntryObserver(isEnabled: false)
-        }
+        state = Locked(State(options: options, resolved: resolved, resolvedKey: key, key: key))
+        value = ObservedValue(SnapshotBox(QuerySnapshot<Value>.empty(key: key)))
+        value.onFirstRead { [weak self] in self?.track() }
     }
 
     /// Sets how the entry makes this observer refetch (a query's; a consumer has none).
@@ -48,224 +57,295 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         state.withLock { $0.callbacks = callbacks }
     }
 
-    /// Called after each change once the state has been read; the owner notifies its registrar.
-    func onChange(_ notify: @escaping @Sendable () -> Void) {
-        core.onChange(notify)
-    }
-
     var options: QueryOptions<Source> {
         state.withLock { $0.options }
     }
 
+    var key: QueryKey {
+        state.withLock { $0.key }
+    }
+
+    var entry: QueryCacheEntry? {
+        state.withLock { $0.attachment?.entry }
+    }
+
+    /// The id of this observer in the entry it observes.
+    var observerID: UInt64? {
+        state.withLock { $0.attachment?.observerID }
+    }
+
     /// The options resolved for the current key.
     var resolved: ResolvedQueryOptions {
-        settings(for: core.key).resolved
+        resolved(for: key).resolved
     }
 
-    /// The options as one read needs them.
-    private struct Settings {
-        let options: QueryOptions<Source>
-        let version: UInt64
-        let resolved: ResolvedQueryOptions
-        let cached: (version: UInt64, options: UInt64, snapshot: QuerySnapshot<Value>)?
+    /// The options and the options resolved for `key`; the key's defaults are looked up outside the lock, only
+    /// when the key changed.
+    private func resolved(for key: QueryKey) -> (options: QueryOptions<Source>, resolved: ResolvedQueryOptions) {
+        let (options, resolved, isCurrent) = state.withLock { ($0.options, $0.resolved, $0.resolvedKey == key) }
+        guard !isCurrent else { return (options, resolved) }
+        let fresh = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
+        return (options, fresh)
     }
 
-    /// The options, their version, the options resolved for `key` and the cached view, in one lock; the key's
-    /// defaults are looked up outside it, only when the key changed.
-    private func settings(for key: QueryKey) -> Settings {
-        let (read, isCurrent) = state.withLock { state in
-            let read = Settings(
-                options: state.options, version: state.optionsVersion, resolved: state.resolved,
-                cached: state.cached)
-            return (read, state.resolvedKey == key)
-        }
-        guard !isCurrent else { return read }
-        let resolved = ResolvedQueryOptions(read.options, defaults: client.defaults(for: key))
-        state.withLock { state in
-            guard state.optionsVersion == read.version else { return }
-            state.resolved = resolved
-            state.resolvedKey = key
-        }
-        return Settings(options: read.options, version: read.version, resolved: resolved, cached: read.cached)
-    }
-
-    /// Replaces the options; the entry learns of the change, and the view is recomputed and published.
+    /// Replaces the options: the entry learns of the change, and the observer moves to the view they call for.
     func setOptions(_ options: QueryOptions<Source>) {
-        let key = core.key
+        let (key, attachment) = state.withLock { ($0.key, $0.attachment) }
         let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
         state.withLock { state in
             state.options = options
             state.resolved = resolved
             state.resolvedKey = key
-            state.optionsVersion += 1
         }
-        core.refreshObserver()
+        guard let attachment else { return }
+        attachment.entry.setObserver(attachment.observerID, record(for: attachment.entry))
+        let (view, identity) = makeView(for: attachment.entry)
+        let next = Attachment(
+            entry: attachment.entry, observerID: attachment.observerID, view: view, identity: identity)
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.attachment?.observerID == attachment.observerID else { return false }
+            state.attachment = next
+            return true
+        }
+        guard isCurrent else {
+            release(view, identity, of: attachment.entry)
+            return
+        }
+        follow(view)
+        release(attachment.view, attachment.identity, of: attachment.entry)
     }
 
-    /// The current snapshot, its staleness computed now.
+    // MARK: - Reading
+
+    /// The current snapshot, without telling observation tracking.
     var snapshot: QuerySnapshot<Value> {
-        typedSnapshot(markingRead: true)
+        box.snapshot
     }
 
-    var key: QueryKey { core.key }
-    var entry: QueryCacheEntry? { core.entry }
-    var observerID: UInt64? { core.observerID }
+    private var box: SnapshotBox<Value> {
+        unsafeDowncast(value.currentBox, to: SnapshotBox<Value>.self)
+    }
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
-        let (feed, isNew) = state.withLock { state -> (OrderedSubject<QuerySnapshot<Value>>, Bool) in
-            if let feed = state.feed { return (feed, false) }
-            let feed = OrderedSubject(QuerySnapshot<Value>.empty(key: core.key))
-            state.feed = feed
-            return (feed, true)
-        }
-        if isNew {
-            core.setTypedListener { [weak self] in self?.publish() }
-            publish()
-        }
-        return feed.subject.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in
+            add(SnapshotRelay(downstream))
+        }.eraseToAnyPublisher()
     }
 
     /// Every change of `state`, starting with the current one.
     var statePublisher: AnyPublisher<QueryState<Value>, Never> {
-        snapshots.map(\.state).removeDuplicates { $0.isSame(as: $1) }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in
+            add(StateRelay(downstream))
+        }.eraseToAnyPublisher()
     }
 
     /// Every new value, starting with the current one if there is one.
     var valuePublisher: AnyPublisher<Value, Never> {
-        snapshots.compactMap(\.data).removeDuplicates { areEqual($0, $1) }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in add(ValueRelay(downstream)) }.eraseToAnyPublisher()
     }
 
-    /// Observes the entry of `key`; returns it and this observer's id in it.
+    /// Keeps `relay`, hands its downstream the token that removes it, and connects it to the current view.
+    private func add(_ relay: some ViewRelay<Value> & Subscriber) {
+        let (id, view) = state.withLock { state -> (UInt64, EntryView<Value>?) in
+            state.nextRelayID += 1
+            state.relays[state.nextRelayID] = relay
+            return (state.nextRelayID, state.attachment?.view)
+        }
+        relay.start(Subscription(cancelsOnRelease: false) { [weak self] in
+            self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
+            relay.disconnect()
+        })
+        guard var view else {
+            relay.show(box)
+            return
+        }
+        // Connect to the view followed now, even if the observer moved to another one meanwhile.
+        while true {
+            relay.connect(to: view, shown: nil)
+            guard let current = state.withLock({ $0.attachment?.view }), current !== view else { return }
+            view = current
+        }
+    }
+
+    // MARK: - Attaching
+
+    /// Observes the entry of `key` (leaving the previous one, or a removed one of the same key); returns it.
     @discardableResult
     func attach(to key: QueryKey) -> QueryCacheEntry {
-        core.attach(to: key)
+        if let current = entry, current.key == key, !current.isRemoved { return current }
+        detach()
+        let entry = client.entry(for: key)
+        let observerID = entry.addObserver(record(for: entry))
+        let (view, identity) = makeView(for: entry)
+        let attachment = Attachment(entry: entry, observerID: observerID, view: view, identity: identity)
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.attachment == nil else { return false }
+            state.attachment = attachment
+            state.key = key
+            return true
+        }
+        guard isCurrent else {
+            entry.removeObserver(observerID)
+            release(view, identity, of: entry)
+            return entry
+        }
+        follow(view)
+        return entry
     }
 
+    /// Stops observing; the entry may then be garbage-collected. The publishers' subscribers stay, to follow
+    /// the next entry attached.
     func detach() {
-        core.detach()
+        let attachment = state.withLock { state -> Attachment? in
+            defer { state.attachment = nil }
+            return state.attachment
+        }
+        guard let attachment else { return }
+        if let data = attachment.entry.snapshot.data {
+            state.withLock { $0.previousData = data }
+        }
+        attachment.entry.removeObserver(attachment.observerID)
+        release(attachment.view, attachment.identity, of: attachment.entry)
     }
 
-    private func entryObserver(for key: QueryKey) -> EntryObserver {
-        let settings = settings(for: key)
+    /// The owner goes: every subscriber leaves its view.
+    func close() {
+        detach()
+        let (relays, tracking) = state.withLock { state in
+            defer {
+                state.relays = [:]
+                state.tracking = nil
+            }
+            return (state.relays.values, state.tracking)
+        }
+        for relay in relays { relay.disconnect() }
+        tracking?.cancel()
+    }
+
+    /// Makes `view` the one this observer shows: the value reads from it, the subscribers and the registrar move
+    /// to it.
+    private func follow(_ view: EntryView<Value>) {
+        let shown = box
+        value.setSource(view.core)
+        let relays = state.withLock { Array($0.relays.values) }
+        for relay in relays {
+            relay.disconnect()
+            relay.connect(to: view, shown: shown)
+        }
+        if value.isRead {
+            track()
+            value.notifyChange()
+        }
+    }
+
+    /// Tells the registrar of every change of the current view.
+    private func track() {
+        guard let view = state.withLock({ $0.attachment?.view }) else { return }
+        let value = value
+        let tracking = view.changes.sink { value.notifyChange() }
+        let previous = state.withLock { state -> Subscription? in
+            defer { state.tracking = tracking }
+            return state.tracking
+        }
+        previous?.cancel()
+    }
+
+    /// The view `entry` shares for this observer's type and options, or one of its own when `select`,
+    /// placeholder data or a projection make what it sees its own.
+    private func makeView(for entry: QueryCacheEntry) -> (EntryView<Value>, ViewIdentity?) {
+        let (options, resolved) = resolved(for: entry.key)
+        let previousData = state.withLock { $0.previousData }
+        let project = project
+        let select = options.select
+        let configuration = EntryView<Value>.Configuration(
+            staleTime: resolved.staleTime, isEnabled: resolved.isEnabled,
+            transform: { raw, key in
+                guard project != nil || select != nil else { return try cast(raw, to: Value.self, key: key) }
+                return try Self.transform(try cast(raw, to: Source.self, key: key), select, project, key: key)
+            },
+            placeholder: Self.placeholder(options.placeholderData, previousData, select, project, key: entry.key))
+        guard project == nil, select == nil, options.placeholderData == nil else {
+            return (EntryView(entry: entry, configuration: configuration, client: client), nil)
+        }
+        let identity = ViewIdentity(
+            valueType: ObjectIdentifier(Value.self), staleTime: resolved.staleTime, isEnabled: resolved.isEnabled)
+        let client = client
+        let view = entry.acquireView(identity) {
+            EntryView<Value>(entry: entry, configuration: configuration, client: client)
+        }
+        // The identity names the type, so the view shared under it is an `EntryView<Value>`.
+        return (unsafeDowncast(view as AnyObject, to: EntryView<Value>.self), identity)
+    }
+
+    private func release(_ view: EntryView<Value>, _ identity: ViewIdentity?, of entry: QueryCacheEntry) {
+        if let identity {
+            entry.releaseView(identity)
+        } else {
+            view.close()
+        }
+    }
+
+    /// Makes the placeholder data of a view, from the data shown for the previous key.
+    private static func placeholder(
+        _ placeholder: PlaceholderData<Source>?, _ previousData: (any Sendable)?,
+        _ select: (@Sendable (Source) -> Source)?, _ project: (@Sendable (Source) -> Value)?, key: QueryKey
+    ) -> (@Sendable () -> Value?)? {
+        guard let placeholder else { return nil }
+        return {
+            let previous = previousData.flatMap { $0 as? Source }
+            let value: Source? =
+                switch placeholder {
+                case .value(let value): value
+                case .keepPrevious: previous
+                case .compute(let compute): compute(previous)
+                }
+            return value.flatMap { try? transform($0, select, project, key: key) }
+        }
+    }
+
+    /// `select`, then the projection; without one, `Value` is `Source`, which the cast checks.
+    private static func transform(
+        _ source: Source, _ select: (@Sendable (Source) -> Source)?, _ project: (@Sendable (Source) -> Value)?,
+        key: QueryKey
+    ) throws -> Value {
+        let selected = select.map { $0(source) } ?? source
+        if let project { return project(selected) }
+        return try cast(selected, to: Value.self, key: key)
+    }
+
+    /// What `entry` knows of this observer: its options for the entry's key, its callbacks, and a hook that
+    /// follows the key when the entry is removed.
+    private func record(for entry: QueryCacheEntry) -> EntryObserver {
+        let (options, resolved) = resolved(for: entry.key)
         let callbacks = state.withLock { $0.callbacks }
-        let options = settings.options
         let initialData = options.initialData.map {
             Boxed(EntryObserver.InitialData(value: $0, updatedAt: options.initialDataUpdatedAt))
         }
-        return settings.resolved.observer(callbacks, initialData: initialData)
-    }
-
-    private func typedSnapshot(markingRead: Bool) -> QuerySnapshot<Value> {
-        let current = core.current(markingRead: markingRead)
-        let now = client.scheduler.now
-        let settings = settings(for: current.key)
-        let (resolved, optionsVersion) = (settings.resolved, settings.version)
-        if let cached = settings.cached, cached.version == current.version, cached.options == optionsVersion {
-            guard current.entry != nil, !cached.snapshot.isPlaceholderData else { return cached.snapshot }
-            let isStale = EntryStateMachine.isStale(
-                current.raw, staleTime: resolved.staleTime, isEnabled: resolved.isEnabled, at: now)
-            return cached.snapshot.withStaleness(isStale)
-        }
-        let snapshot = makeSnapshot(current, settings, now: now)
-        state.withLock { state in
-            if (state.cached?.version ?? 0) <= current.version, state.optionsVersion == optionsVersion {
-                state.cached = (current.version, optionsVersion, snapshot)
-            }
-        }
-        return snapshot
-    }
-
-    /// Sends the current snapshot to the typed publisher if it is newer than, and differs from, the last one
-    /// sent. Enqueued under the lock, so concurrent calls cannot reorder what subscribers see.
-    private func publish() {
-        let version = core.current(markingRead: false).version
-        let next = typedSnapshot(markingRead: false)
-        let (feed, mustDrain) = state.withLock { state -> (OrderedSubject<QuerySnapshot<Value>>?, Bool) in
-            if let last = state.lastSent {
-                guard last.version < version, Self.differ(last.snapshot, next) else { return (nil, false) }
-            }
-            state.lastSent = (version, next)
-            return (state.feed, state.feed?.enqueue(next) ?? false)
-        }
-        if mustDrain { feed?.drain() }
-    }
-
-    private static func differ(_ old: QuerySnapshot<Value>, _ next: QuerySnapshot<Value>) -> Bool {
-        !old.state.isSame(as: next.state) || old.isPlaceholderData != next.isPlaceholderData || old.key != next.key
-            || old.status != next.status || old.fetchStatus != next.fetchStatus
-            || old.failureCount != next.failureCount || old.dataUpdatedAt != next.dataUpdatedAt
-            || old.isStale != next.isStale || (old.error == nil) != (next.error == nil)
-            || old.isRestored != next.isRestored
-    }
-
-    private func makeSnapshot(
-        _ current: ObservationCore.Current, _ settings: Settings, now: SchedulerInstant
-    ) -> QuerySnapshot<Value> {
-        let entry = current.raw
-        let isStale = EntryStateMachine.isStale(
-            entry, staleTime: settings.resolved.staleTime, isEnabled: settings.resolved.isEnabled, at: now)
-        var data: Value?
-        do {
-            data = try selectedData(current, settings)
-        } catch {
-            // The key holds another type: show the typed error instead of crashing.
-            return QuerySnapshot(
-                key: current.key, data: nil, error: error, status: .error, fetchStatus: entry.fetchStatus,
-                dataUpdatedAt: entry.dataUpdatedAt, isStale: true, isPlaceholderData: false,
-                failureCount: entry.failureCount)
-        }
-        let snapshot = QuerySnapshot(
-            key: current.key, data: data, error: entry.error, status: entry.status, fetchStatus: entry.fetchStatus,
-            dataUpdatedAt: entry.dataUpdatedAt, isStale: isStale, isPlaceholderData: false,
-            failureCount: entry.failureCount, isRestored: entry.isRestored)
-        // Placeholder data shows only while there is neither data nor an error, through `select`.
-        guard entry.status == .pending, data == nil, let placeholder = placeholder(current, settings.options) else {
-            return snapshot
-        }
-        return QuerySnapshot(
-            key: current.key, data: placeholder, error: nil, status: .success, fetchStatus: entry.fetchStatus,
-            dataUpdatedAt: nil, isStale: isStale, isPlaceholderData: true, failureCount: entry.failureCount)
-    }
-
-    /// The entry's data through `select` and the projection, computed once per data version.
-    private func selectedData(_ current: ObservationCore.Current, _ settings: Settings) throws -> Value? {
-        guard let raw = current.raw.data, let entry = current.entry else { return nil }
+        var observer = resolved.observer(callbacks, initialData: initialData)
+        // The entry is named by identity: a weak reference to it would slow every retain and release of it.
         let identity = ObjectIdentifier(entry)
-        let dataVersion = current.raw.dataVersion
-        if let selected = state.withLock({ $0.selected }), selected.entry == identity,
-            selected.dataVersion == dataVersion, selected.options == settings.version
-        {
-            return selected.value
-        }
-        let value = transform(try cast(raw, to: Source.self, key: current.key), settings.options)
-        state.withLock { $0.selected = (identity, dataVersion, settings.version, value) }
-        return value
+        observer.entryRemoved = { [weak self] in self?.adoptNextEntry(after: identity) }
+        return observer
     }
 
-    private func placeholder(_ current: ObservationCore.Current, _ options: QueryOptions<Source>) -> Value? {
-        guard let placeholder = options.placeholderData else { return nil }
-        let previous = current.previousData.flatMap { try? cast($0, to: Source.self, key: current.key) }
-        let value: Source? =
-            switch placeholder {
-            case .value(let value): value
-            case .keepPrevious: previous
-            case .compute(let compute): compute(previous)
+    /// The entry observed was removed: follow the key to the next entry made for it (by the next fetch).
+    private func adoptNextEntry(after removed: ObjectIdentifier) {
+        let key = state.withLock { state -> QueryKey? in
+            guard state.attachment.map({ ObjectIdentifier($0.entry) }) == removed, !state.isOrphaned else {
+                return nil
             }
-        return value.map { transform($0, options) }
-    }
-
-    private func transform(_ source: Source, _ options: QueryOptions<Source>) -> Value {
-        project(options.select.map { $0(source) } ?? source)
-    }
-}
-
-extension QuerySnapshot {
-    /// This snapshot with its staleness recomputed.
-    func withStaleness(_ isStale: Bool) -> QuerySnapshot<Value> {
-        QuerySnapshot(
-            key: key, data: data, error: error, status: status, fetchStatus: fetchStatus,
-            dataUpdatedAt: dataUpdatedAt, isStale: isStale, isPlaceholderData: isPlaceholderData,
-            failureCount: failureCount, isRestored: isRestored)
+            state.isOrphaned = true
+            return state.key
+        }
+        guard let key else { return }
+        client.whenEntryIsMade(for: key) { [weak self] _ in
+            guard let self else { return }
+            let isStillOrphaned = state.withLock { state -> Bool in
+                defer { state.isOrphaned = false }
+                return state.attachment.map { ObjectIdentifier($0.entry) } == removed
+            }
+            if isStillOrphaned { attach(to: key) }
+        }
     }
 }

@@ -4,7 +4,7 @@
 /// func users() -> AnyPublisher<[User], any Error> { … .eraseToAnyPublisher() }
 /// ```
 public struct AnyPublisher<Output: Sendable, Failure: Error>: Publisher {
-    private let subscribe: @Sendable (AnySubscriber<Output, Failure>) -> Void
+    private let subscribe: @Sendable (any Subscriber<Output, Failure>) -> Void
 
     /// Wraps `publisher`.
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
@@ -17,7 +17,9 @@ public struct AnyPublisher<Output: Sendable, Failure: Error>: Publisher {
 
     /// Attaches `subscriber` (see `Publisher.receive(subscriber:)`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribe(AnySubscriber(subscriber))
+        // As an existential, not an `AnySubscriber`: each value then reaches the subscriber in one call, not
+        // through a closure.
+        subscribe(subscriber)
     }
 }
 

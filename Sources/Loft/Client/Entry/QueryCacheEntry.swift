@@ -17,6 +17,8 @@ package final class QueryCacheEntry: Sendable {
         /// Made when someone first asks for `changes`: an entry nobody observes (a `setQueryData`, a prefetch,
         /// a hydrated query) costs no subject.
         var publication: OrderedSubject<UInt64>?
+        /// The typed views its observers share, with how many follow each.
+        var views: [ViewIdentity: (view: any SharedEntryView, count: Int)] = [:]
     }
 
     package let key: QueryKey
@@ -75,6 +77,45 @@ package final class QueryCacheEntry: Sendable {
     /// What a filter looks at.
     package func info(at now: SchedulerInstant) -> QueryInfo {
         storage.withLock { $0.machine.info(at: now) }
+    }
+
+    // MARK: - Shared views
+
+    /// The view shared under `identity`, made by `make` when there is none; each call must be matched by one
+    /// `releaseView(_:)`.
+    func acquireView(_ identity: ViewIdentity, make: () -> any SharedEntryView) -> any SharedEntryView {
+        let shared = storage.withLock { storage -> (any SharedEntryView)? in
+            guard let slot = storage.views[identity] else { return nil }
+            storage.views[identity] = (slot.view, slot.count + 1)
+            return slot.view
+        }
+        if let shared { return shared }
+        // Made outside the lock: a view reads the entry as it starts.
+        let made = make()
+        let (view, spare) = storage.withLock { storage -> (any SharedEntryView, (any SharedEntryView)?) in
+            if let slot = storage.views[identity] {
+                storage.views[identity] = (slot.view, slot.count + 1)
+                return (slot.view, made)
+            }
+            storage.views[identity] = (made, 1)
+            return (made, nil)
+        }
+        spare?.close()
+        return view
+    }
+
+    /// One follower of the view shared under `identity` left; the last one closes it.
+    func releaseView(_ identity: ViewIdentity) {
+        let closed = storage.withLock { storage -> (any SharedEntryView)? in
+            guard let slot = storage.views[identity] else { return nil }
+            guard slot.count > 1 else {
+                storage.views[identity] = nil
+                return slot.view
+            }
+            storage.views[identity] = (slot.view, slot.count - 1)
+            return nil
+        }
+        closed?.close()
     }
 
     // MARK: - Events

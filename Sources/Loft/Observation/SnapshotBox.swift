@@ -1,0 +1,22 @@
+/// One typed snapshot, shared by reference by every observer of a view: its `state` is derived once, when the
+/// snapshot is made, so a read copies a field and derives nothing. Views send boxes, not values: a class
+/// reference passes through generic code without looking up the metadata of the value's type.
+@usableFromInline
+final class SnapshotBox<Value: Sendable>: Sendable {
+    @usableFromInline let snapshot: QuerySnapshot<Value>
+    @usableFromInline let state: QueryState<Value>
+
+    init(_ snapshot: QuerySnapshot<Value>) {
+        self.snapshot = snapshot
+        state = snapshot.state
+    }
+}
+
+/// A value a view sends to its value subscribers (nil, the data went, is no value).
+final class ValueBox<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

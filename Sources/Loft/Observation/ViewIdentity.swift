@@ -1,0 +1,13 @@
+/// What makes two observers of an entry see the same typed view: the type they read, and the options that
+/// change what they see. Observers with a `select`, placeholder data or a projection have views of their own.
+struct ViewIdentity: Hashable, Sendable {
+    let valueType: ObjectIdentifier
+    let staleTime: StaleTime
+    let isEnabled: Bool
+}
+
+/// A view an entry keeps for the observers that share it, closed when the last one leaves.
+protocol SharedEntryView: AnyObject, Sendable {
+    /// Stops following the entry.
+    func close()
+}

@@ -1,0 +1,148 @@
+import Synchronization
+
+/// One subscriber of an observer's publisher, as the observer keeps it: connected to the channel of the view
+/// the observer follows, and moved to the next view when the observer's key or options change.
+protocol ViewRelay<Value>: Sendable {
+    associatedtype Value: Sendable
+
+    /// Hands the downstream the token that ends its subscription.
+    func start(_ token: Subscription)
+    /// Subscribes to `view`'s channel; the channel's replay of its current value is dropped when it shows the
+    /// same as `shown`, the snapshot the observer showed before (nil: always delivered).
+    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?)
+    /// Leaves the channel it is connected to.
+    func disconnect()
+    /// Delivers what `box` shows on this relay's channel (before the observer follows any view).
+    func show(_ box: SnapshotBox<Value>)
+}
+
+/// The part of a relay that is the same for every channel: the upstream token, and the check of the first
+/// value after a move.
+final class RelayLink<Input: AnyObject & Sendable>: Sendable {
+    private let upstream = Locked<Subscription?>(nil)
+    /// What the observer showed before it moved: the replay of the new channel is compared with it.
+    private let shown = Locked<Input?>(nil)
+    private let checksNext = Atomic<Bool>(false)
+
+    /// Keeps the token of the channel now connected.
+    func attach(_ subscription: Subscription) {
+        let old = upstream.withLock { upstream -> Subscription? in
+            defer { upstream = subscription }
+            return upstream
+        }
+        old?.cancel()
+    }
+
+    /// The next value is the replay of a new channel: it is compared with `shown`.
+    func expectReplay(of shown: Input?) {
+        guard let shown else { return }
+        self.shown.withLock { $0 = shown }
+        checksNext.store(true, ordering: .releasing)
+    }
+
+    /// Whether `input` must be delivered: true but for the replay of what was already shown.
+    @inline(__always)
+    func admits(_ input: Input, isSame: (Input, Input) -> Bool) -> Bool {
+        guard checksNext.load(ordering: .acquiring) else { return true }
+        checksNext.store(false, ordering: .releasing)
+        let shown = shown.withLock { shown -> Input? in
+            defer { shown = nil }
+            return shown
+        }
+        return shown.map { !isSame($0, input) } ?? true
+    }
+
+    func detach() {
+        upstream.withLock { upstream -> Subscription? in
+            defer { upstream = nil }
+            return upstream
+        }?.cancel()
+    }
+}
+
+/// The relay of a snapshot publisher.
+final class SnapshotRelay<Value: Sendable>: ViewRelay, Subscriber {
+    typealias Failure = Never
+
+    private let downstream: any Subscriber<QuerySnapshot<Value>, Never>
+    private let link = RelayLink<SnapshotBox<Value>>()
+
+    init(_ downstream: any Subscriber<QuerySnapshot<Value>, Never>) {
+        self.downstream = downstream
+    }
+
+    func start(_ token: Subscription) { downstream.receive(subscription: token) }
+    func show(_ box: SnapshotBox<Value>) { downstream.receive(box.snapshot) }
+    func disconnect() { link.detach() }
+    func receive(subscription: Subscription) { link.attach(subscription) }
+    func receive(completion: Completion<Never>) {}
+
+    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+        link.expectReplay(of: shown)
+        view.snapshots.receive(subscriber: self)
+    }
+
+    func receive(_ box: SnapshotBox<Value>) {
+        guard link.admits(box, isSame: { !EntryView<Value>.differ($0.snapshot, $1.snapshot) }) else { return }
+        downstream.receive(box.snapshot)
+    }
+}
+
+/// The relay of a state publisher.
+final class StateRelay<Value: Sendable>: ViewRelay, Subscriber {
+    typealias Failure = Never
+
+    private let downstream: any Subscriber<QueryState<Value>, Never>
+    private let link = RelayLink<SnapshotBox<Value>>()
+
+    init(_ downstream: any Subscriber<QueryState<Value>, Never>) {
+        self.downstream = downstream
+    }
+
+    func start(_ token: Subscription) { downstream.receive(subscription: token) }
+    func show(_ box: SnapshotBox<Value>) { downstream.receive(box.state) }
+    func disconnect() { link.detach() }
+    func receive(subscription: Subscription) { link.attach(subscription) }
+    func receive(completion: Completion<Never>) {}
+
+    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+        link.expectReplay(of: shown)
+        view.states.receive(subscriber: self)
+    }
+
+    func receive(_ box: SnapshotBox<Value>) {
+        guard link.admits(box, isSame: { $0.state.isSame(as: $1.state) }) else { return }
+        downstream.receive(box.state)
+    }
+}
+
+/// The relay of a value publisher: the channel's nil (the data went) is not a value.
+final class ValueRelay<Value: Sendable>: ViewRelay, Subscriber {
+    typealias Failure = Never
+
+    private let downstream: any Subscriber<Value, Never>
+    private let link = RelayLink<ValueBox<Value>>()
+
+    init(_ downstream: any Subscriber<Value, Never>) {
+        self.downstream = downstream
+    }
+
+    func start(_ token: Subscription) { downstream.receive(subscription: token) }
+    func disconnect() { link.detach() }
+    func receive(subscription: Subscription) { link.attach(subscription) }
+    func receive(completion: Completion<Never>) {}
+
+    func show(_ box: SnapshotBox<Value>) {
+        if let data = box.snapshot.data { downstream.receive(data) }
+    }
+
+    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+        link.expectReplay(of: shown.flatMap { $0.snapshot.data }.map(ValueBox.init))
+        view.values.receive(subscriber: self)
+    }
+
+    func receive(_ box: ValueBox<Value>?) {
+        guard let box, link.admits(box, isSame: { areEqual($0.value, $1.value) }) else { return }
+        downstream.receive(box.value)
+    }
+}
