@@ -23,14 +23,32 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         let placeholder: (@Sendable () -> Value?)?
     }
 
+    /// What the view remembers between changes. Not generic: the boxes are held as objects, so that taking the
+    /// lock looks up no generic metadata.
     private struct Memo: Sendable {
-        var last: QuerySnapshot<Value>
-        var selected: (dataVersion: UInt64, value: Value)?
-        /// The last value `values` sent, and whether the subject holds it (false after the data went).
-        var lastValue: Value?
+        /// The last snapshot's box (a `SnapshotBox<Value>`) and signature.
+        var last: AnyObject & Sendable
+        var signature = ViewSignature()
+        /// The data version last selected, and the value selected from it (a `ValueBox<Value>`).
+        var selected: (dataVersion: UInt64, box: AnyObject & Sendable)?
+        /// The placeholder data (a `ValueBox<Value>`), computed once: what it is made from does not change for
+        /// the view's life.
+        var placeholder: (AnyObject & Sendable)?
+        var madePlaceholder = false
+        /// The last value `values` sent (a `ValueBox<Value>`), and whether the subject holds it (false after
+        /// the data went).
+        var lastValue: (AnyObject & Sendable)?
         var holdsValue = false
         var link: Subscription?
         var isClosed = false
+    }
+
+    /// What a change found before it: the memo's fields an update compares with, outside the lock.
+    private struct Previous: Sendable {
+        let last: AnyObject & Sendable
+        let signature: ViewSignature
+        let lastValue: (AnyObject & Sendable)?
+        let holdsValue: Bool
     }
 
     let entry: QueryCacheEntry
@@ -55,8 +73,8 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         clock = client.scheduler
         delivery = client.deliveryScheduler is ImmediateScheduler ? nil : client.deliveryScheduler
         let empty = QuerySnapshot<Value>.empty(key: entry.key)
-        memo = Locked(Memo(last: empty))
         let box = SnapshotBox(empty)
+        memo = Locked(Memo(last: box))
         core = ViewCore(box)
         snapshots = CurrentValueSubject(box)
         states = CurrentValueSubject(box)
@@ -79,32 +97,47 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         link?.cancel()
     }
 
-    /// The entry changed: remakes the snapshot, stores it, and sends what changed.
+    /// The entry changed: remakes the snapshot, stores it, and sends what changed. The entry's subject calls it
+    /// for one change at a time, in order.
     private func update() {
         let raw = entry.snapshot
         let next = makeSnapshot(raw, now: clock.now)
+        let signature = next.signature(dataVersion: raw.dataVersion)
         let box = SnapshotBox(next)
-        let sends = memo.withLock { memo -> Sends? in
-            guard !memo.isClosed, Self.differ(memo.last, next) else { return nil }
-            let last = memo.last
-            memo.last = next
-            var sends = Sends(box: box, stateChanged: !last.state.isSame(as: next.state))
-            if let value = next.data {
-                if !memo.holdsValue || !areEqual(memo.lastValue, value) {
-                    sends.value = .some(ValueBox(value))
-                    memo.lastValue = value
+        let erased: AnyObject & Sendable = box
+        let previous = memo.withLock { memo -> Previous? in
+            guard !memo.isClosed, signature != memo.signature else { return nil }
+            defer {
+                memo.last = erased
+                memo.signature = signature
+            }
+            return Previous(
+                last: memo.last, signature: memo.signature, lastValue: memo.lastValue, holdsValue: memo.holdsValue)
+        }
+        guard let previous else { return }
+        let last = unsafeDowncast(previous.last, to: SnapshotBox<Value>.self)
+        let dataMoved = signature.dataMoved(from: previous.signature)
+        var sends = Sends(box: box, stateChanged: signature.stateCase != previous.signature.stateCase)
+        if !sends.stateChanged, dataMoved || signature.stateCase == 2 {
+            sends.stateChanged = !last.state.isSame(as: box.state)
+        }
+        if let value = next.data {
+            let lastValue = previous.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }
+            if !previous.holdsValue || (dataMoved && !areEqual(lastValue, value)) {
+                let valueBox = ValueBox(value)
+                sends.value = .some(valueBox)
+                memo.withLock { memo in
+                    memo.lastValue = valueBox
                     memo.holdsValue = true
                 }
-            } else if memo.holdsValue {
-                sends.value = .some(nil)
-                memo.holdsValue = false
             }
-            return sends
+        } else if previous.holdsValue {
+            sends.value = .some(nil)
+            memo.withLock { $0.holdsValue = false }
         }
-        guard let sends else { return }
         core.store(box)
         if let delivery {
-            delivery.schedule { [self] in deliver(sends) }
+            delivery.schedule { [self, sends] in deliver(sends) }
         } else {
             deliver(sends)
         }
@@ -113,7 +146,7 @@ final class EntryView<Value: Sendable>: SharedEntryView {
     /// What one change sends.
     private struct Sends: Sendable {
         let box: SnapshotBox<Value>
-        let stateChanged: Bool
+        var stateChanged: Bool
         var value: ValueBox<Value>?? = nil
     }
 
@@ -152,7 +185,7 @@ final class EntryView<Value: Sendable>: SharedEntryView {
             dataUpdatedAt: entry.dataUpdatedAt, isStale: isStale, isPlaceholderData: false,
             failureCount: entry.failureCount, isRestored: entry.isRestored)
         // Placeholder data shows only while there is neither data nor an error, through `select`.
-        guard entry.status == .pending, data == nil, let placeholder = configuration.placeholder?() else {
+        guard entry.status == .pending, data == nil, let placeholder = placeholderData() else {
             return snapshot
         }
         return QuerySnapshot(
@@ -160,14 +193,29 @@ final class EntryView<Value: Sendable>: SharedEntryView {
             dataUpdatedAt: nil, isStale: isStale, isPlaceholderData: true, failureCount: entry.failureCount)
     }
 
+    /// The placeholder data, computed the first time it is needed.
+    private func placeholderData() -> Value? {
+        guard let make = configuration.placeholder else { return nil }
+        let (made, placeholder) = memo.withLock { ($0.madePlaceholder, $0.placeholder) }
+        if made { return placeholder.map { unsafeDowncast($0, to: ValueBox<Value>.self).value } }
+        let value = make()
+        let box: (AnyObject & Sendable)? = value.map { ValueBox($0) }
+        memo.withLock { memo in
+            memo.placeholder = box
+            memo.madePlaceholder = true
+        }
+        return value
+    }
+
     /// The entry's data through the transform, computed once per data version.
     private func selectedData(_ entry: EntrySnapshot) throws -> Value? {
         guard let raw = entry.data else { return nil }
         if let selected = memo.withLock({ $0.selected }), selected.dataVersion == entry.dataVersion {
-            return selected.value
+            return unsafeDowncast(selected.box, to: ValueBox<Value>.self).value
         }
         let value = try configuration.transform(raw, self.entry.key)
-        memo.withLock { $0.selected = (entry.dataVersion, value) }
+        let box: AnyObject & Sendable = ValueBox(value)
+        memo.withLock { $0.selected = (entry.dataVersion, box) }
         return value
     }
 }

@@ -152,10 +152,11 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             state.relays[state.nextRelayID] = relay
             return (state.nextRelayID, state.attachment?.view)
         }
-        relay.start(Subscription(cancelsOnRelease: false) { [weak self] in
-            self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
-            relay.disconnect()
-        })
+        relay.start(
+            Subscription(cancelsOnRelease: false) { [weak self] in
+                self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
+                relay.disconnect()
+            })
         guard var view else {
             relay.show(box)
             return
