@@ -7,12 +7,17 @@ import Foundation
 //     swift run -c release Benchmarks --quick    # a tenth of the work (CI proves the scenarios run)
 //     swift run -c release Benchmarks --check    # exit 1 when a target is missed
 //     swift run -c release Benchmarks --only b   # scenario (b); `--only abd` runs (a), (b) and (d)
+//     bash .ci/instruction-counts                 # instructions per state read and per observer reached
 
 let arguments = CommandLine.arguments
 if let flag = arguments.firstIndex(of: "--memory-probe"), arguments.indices.contains(flag + 1),
     let count = Int(arguments[flag + 1])
 {
     memoryProbe(count: count)
+    exit(0)
+}
+if let flag = arguments.firstIndex(of: "--probe"), arguments.indices.contains(flag + 1) {
+    instructionProbe(arguments[flag + 1])
     exit(0)
 }
 let settings = Settings(arguments: arguments)

@@ -1,20 +1,10 @@
 @_exported import Loft
 
-extension Query {
-    /// Waits until the query's state satisfies `predicate` and returns it (the current state counts).
+extension ObservableQueryState {
+    /// Waits until the state satisfies `predicate` and returns it (the current state counts). Works for every
+    /// observable Loft type: queries, consumers, selections, pages, streamed queries, mutations.
     ///
     /// Pair it with `TestScheduler` and `QueryClient.waitUntilIdle()`: it never sleeps.
-    public func firstState(where predicate: @escaping @Sendable (QueryState<Response>) -> Bool) async
-        -> QueryState<Response>
-    {
-        for await state in states where predicate(state) { return state }
-        return state
-    }
-}
-
-extension Query.Selection {
-    /// Waits until the state of the consumer (or any selection) satisfies `predicate` and returns it (the
-    /// current state counts).
     public func firstState(where predicate: @escaping @Sendable (QueryState<Value>) -> Bool) async
         -> QueryState<Value>
     {

@@ -113,4 +113,4 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
     }
 }
 
-extension StreamedQuery: Observable {}
+extension StreamedQuery: ObservableQueryState {}

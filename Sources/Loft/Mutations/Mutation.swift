@@ -146,4 +146,4 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     }
 }
 
-extension Mutation: Observable {}
+extension Mutation: ObservableQueryState {}

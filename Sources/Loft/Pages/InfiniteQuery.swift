@@ -144,11 +144,6 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
         query.snapshotPublisher
     }
 
-    /// `statePublisher` as an `AsyncSequence`.
-    public var states: AsyncStream<QueryState<InfiniteData<PageParam, Page>>> {
-        query.states
-    }
-
     // MARK: - Fetching
 
     /// Loads the page after the last (the first page when there is none). Joins a fetch in flight instead of
@@ -200,4 +195,4 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
     }
 }
 
-extension InfiniteQuery: Observable {}
+extension InfiniteQuery: ObservableQueryState {}

@@ -251,7 +251,7 @@ public final class PaginatedQuery<
     }
 }
 
-extension PaginatedQuery: Observable {}
+extension PaginatedQuery: ObservableQueryState {}
 
 extension PaginatedQuery where Request == Void {
     /// Starts again from the first page.

@@ -61,10 +61,6 @@ extension Query {
             observation.valuePublisher
         }
 
-        /// `statePublisher` as an `AsyncSequence`.
-        public var states: AsyncStream<QueryState<Value>> {
-            statePublisher.values
-        }
     }
 
     /// A view of this query's data through `select`, in another type; see `Selection`.
@@ -75,4 +71,4 @@ extension Query {
     }
 }
 
-extension Query.Selection: Observable {}
+extension Query.Selection: ObservableQueryState {}

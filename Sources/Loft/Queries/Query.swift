@@ -190,11 +190,6 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         observation.snapshots
     }
 
-    /// `statePublisher` as an `AsyncSequence`.
-    public var states: AsyncStream<QueryState<Response>> {
-        statePublisher.values
-    }
-
     // MARK: - Fetching
 
     /// Fetches `request` now: its key becomes the query's key. On a key that already has data, a fetch in
@@ -338,7 +333,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     }
 }
 
-extension Query: Observable {}
+extension Query: ObservableQueryState {}
 
 extension Query where Request == Void {
     /// Fetches now; on a key that has data, a fetch in flight is cancelled and a new one started.

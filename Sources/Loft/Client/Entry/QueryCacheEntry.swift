@@ -104,6 +104,11 @@ package final class QueryCacheEntry: Sendable {
         return view
     }
 
+    /// How many views the entry shares now.
+    var sharedViewCount: Int {
+        storage.withLock { $0.views.count }
+    }
+
     /// One follower of the view shared under `identity` left; the last one closes it.
     func releaseView(_ identity: ViewIdentity) {
         let closed = storage.withLock { storage -> (any SharedEntryView)? in

@@ -1,0 +1,40 @@
+import LoftTesting
+import Testing
+
+@testable import Loft
+
+/// Every observable type conforms to `ObservableQueryState`: code written once against it works for all.
+@Suite struct ObservableQueryStateTests {
+    /// A helper written once, for every observable type.
+    private static func shown<Source: ObservableQueryState>(_ source: Source) -> String {
+        source.state.value.map { "\($0)" } ?? "nothing"
+    }
+
+    @Test("a query, a consumer, a selection and a mutation read through the protocol")
+    func everyTypeReadsThroughTheProtocol() async throws {
+        let harness = Harness()
+        harness.client.setQueryData(3, for: "n")
+        let query = Query<Void, Int>(key: "n", options: QueryOptions(staleTime: .infinity), client: harness.client) {
+            3
+        }
+        let consumer = Query<Void, Int>.Consumer(key: "n", client: harness.client)
+        let doubled = query.select { $0 * 2 }
+        let mutation = Mutation<Int, Int>(client: harness.client) { $0 + 1 }
+        #expect(Self.shown(query) == "3")
+        #expect(Self.shown(consumer) == "3")
+        #expect(Self.shown(doubled) == "6")
+        #expect(Self.shown(mutation) == "nothing")
+        _ = try await mutation.mutate(41)
+        #expect(Self.shown(mutation) == "42")
+    }
+
+    @Test("the testing helper written once waits for a mutation's state as for a query's")
+    func firstStateWorksForEveryType() async throws {
+        let harness = Harness()
+        let mutation = Mutation<Int, Int>(client: harness.client) { $0 * 10 }
+        let query = Query<Void, Int>(key: "q", behavior: .startImmediately(()), client: harness.client) { 7 }
+        _ = try await mutation.mutate(4)
+        #expect(await mutation.firstState { $0.value != nil }.value == 40)
+        #expect(await query.firstState { $0.value != nil }.value == 7)
+    }
+}
