@@ -15,6 +15,7 @@ func cacheHitScenario(_ settings: Settings) -> Row {
             if let value = try? client.getQueryData(key, as: Int.self), value == 500 { counter.bump() }
         }
     }
+    precondition(counter.value == settings.repetitions * reads, "every read hit the cache and saw the value")
     let dictionary = Locked<[QueryKey: Int]>(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }))
     let baseline = measure(repetitions: settings.repetitions, iterations: reads) {
         for _ in 0..<reads {

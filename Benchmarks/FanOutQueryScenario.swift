@@ -1,10 +1,15 @@
 import Loft
 import Synchronization
 
-/// (f) 10,000 consumers of one key, each subscribed with `valuePublisher.sink` and checking that it got the
-/// value written; one `setQueryData`: time until every subscriber has the new value, against 10,000 closure
-/// calls that make the same check.
-func fanOutQueryScenario(_ settings: Settings) -> Row {
+/// The publisher of a consumer that (f) subscribes to.
+enum FanOutChannel {
+    case valuePublisher, statePublisher
+}
+
+/// (f) 10,000 consumers of one key, each subscribed with `valuePublisher.sink` (or `statePublisher.sink`) and
+/// checking that it got the value written; one `setQueryData`: time until every subscriber has the new value,
+/// against 10,000 closure calls that make the same check.
+func fanOutQueryScenario(_ settings: Settings, through channel: FanOutChannel) -> Row {
     let observers = 10_000
     let updates = settings.iterations(200)
     let client = QueryClient()
@@ -13,8 +18,15 @@ func fanOutQueryScenario(_ settings: Settings) -> Row {
     let expected = Expected()
     let received = Counter()
     let subscriptions = consumers.map { consumer in
-        consumer.valuePublisher.sink { value in
-            if value == expected.value { received.bump() }
+        switch channel {
+        case .valuePublisher:
+            consumer.valuePublisher.sink { value in
+                if value == expected.value { received.bump() }
+            }
+        case .statePublisher:
+            consumer.statePublisher.sink { state in
+                if state.value == expected.value { received.bump() }
+            }
         }
     }
     precondition(received.value == observers, "every subscriber has the current value at once")
@@ -40,7 +52,9 @@ func fanOutQueryScenario(_ settings: Settings) -> Row {
     }
     blackHole(received.value)
     return Row(
-        scenario: "(f) setQueryData to 10,000 subscribed consumers", baselineName: "10,000 closure calls, same check",
+        scenario: channel == .valuePublisher
+            ? "(f) setQueryData to 10,000 subscribed consumers" : "(f) …the same, through statePublisher",
+        baselineName: "10,000 closure calls, same check",
         nanoseconds: loft, baselineNanoseconds: baseline, target: .ratio(3))
 }
 

@@ -12,6 +12,8 @@ func fanOutScenario(_ settings: Settings) -> Row {
     let loft = withExtendedLifetime(subscriptions) {
         defer {
             precondition(subject.subscriberCount == subscribers, "the subscribers must stay subscribed while measured")
+            precondition(
+                counter.value == settings.repetitions * sends * subscribers, "every subscriber got every value")
         }
         return measure(repetitions: settings.repetitions, iterations: sends) {
             for value in 0..<sends { subject.send(value) }

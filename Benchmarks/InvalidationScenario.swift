@@ -13,6 +13,8 @@ func invalidationScenario(_ settings: Settings) -> [Row] {
     let prefix = measure(repetitions: settings.repetitions, iterations: repetitions) {
         for _ in 0..<repetitions { client.invalidateQueries(["item", 42]) }
     }
+    precondition(matching.allSatisfy { client.existingEntry(for: $0)?.snapshot.isInvalidated == true })
+    precondition(client.existingEntry(for: ["item", 41, 41_999])?.snapshot.isInvalidated == false)
     let oneByOne = measure(repetitions: settings.repetitions, iterations: repetitions) {
         for _ in 0..<repetitions {
             for key in matching { client.invalidateQueries(key, exact: true) }

@@ -65,6 +65,7 @@ func persistenceScenario(_ settings: Settings) -> [Row] {
         let cache = JSONFileQueryCache(directory: lastLoftFolder)
         for key in keys where (try? cache.get(Profile.self, for: key)) != nil { counter.bump() }
     }
+    precondition(counter.value == settings.repetitions * count, "every saved value was read back")
     let rawRead = measure(repetitions: settings.repetitions, iterations: count) {
         for index in 0..<count {
             let url = lastRawFolder.appendingPathComponent("\(index).json")

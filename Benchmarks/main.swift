@@ -24,7 +24,8 @@ let settings = Settings(arguments: arguments)
 let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     ("a", { [fanOutScenario($0)] }), ("b", { [chainScenario($0)] }),
     ("c", { [subscribeCancelScenario($0)] }),
-    ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }), ("f", { [fanOutQueryScenario($0)] }),
+    ("d", { [cacheHitScenario($0)] }), ("e", { [dedupeScenario($0)] }),
+    ("f", { [fanOutQueryScenario($0, through: .valuePublisher), fanOutQueryScenario($0, through: .statePublisher)] }),
     ("g", invalidationScenario), ("h", persistenceScenario),
     ("i", memoryScenario), ("j", pagesScenario), ("k", { [focusScenario($0)] }),
     ("l", { [stateReadScenario($0)] }), ("m", { [observationScenario($0)] }),

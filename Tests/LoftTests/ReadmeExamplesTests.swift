@@ -66,6 +66,13 @@ let api = ExampleAPI()
         print(header.state.value?.name ?? "nobody yet")
         #expect(header.state.value?.name == "user 42")
 
+        func label<Source: ObservableQueryState>(_ source: Source) -> String {
+            source.state.value.map { "\($0)" } ?? "…"
+        }
+        print(label(profile), label(header))
+        #expect(label(header) == label(profile))
+        #expect(label(header).contains("user 42"))
+
         let profiles = try await client.fetchQuery("profiles") { try await api.profiles() }
         client.setQueryData(Profile(id: 7, name: "Grace"), for: ["profile", 7])
         let cached = try client.getQueryData(["profile", 7], as: Profile.self)

@@ -54,11 +54,11 @@ final class EntryView<Value: Sendable>: SharedEntryView {
     let entry: QueryCacheEntry
     let core: ViewCore
     /// Every changed snapshot.
-    let snapshots: CurrentValueSubject<SnapshotBox<Value>, Never>
+    let snapshots: DirectSubject<SnapshotRelay<Value>>
     /// Every snapshot whose `state` changed.
-    let states: CurrentValueSubject<SnapshotBox<Value>, Never>
+    let states: DirectSubject<StateRelay<Value>>
     /// Every new value; nil when the data went.
-    let values = CurrentValueSubject<ValueBox<Value>?, Never>(nil)
+    let values = DirectSubject<ValueRelay<Value>>(nil)
     /// Tells the observation registrars of the observers that were read.
     let changes = PassthroughSubject<Void, Never>()
     private let configuration: Configuration
@@ -76,8 +76,8 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         let box = SnapshotBox(empty)
         memo = Locked(Memo(last: box))
         core = ViewCore(box)
-        snapshots = CurrentValueSubject(box)
-        states = CurrentValueSubject(box)
+        snapshots = DirectSubject(box)
+        states = DirectSubject(box)
         // A strong capture: `close()` (when the last observer leaves) cancels the sink and breaks the cycle. The
         // subject replays the entry's current version at once, which makes the first snapshot.
         let link = entry.changes.sink { [self] _ in update() }

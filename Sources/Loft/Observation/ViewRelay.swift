@@ -1,12 +1,15 @@
 import Synchronization
 
 /// One subscriber of an observer's publisher, as the observer keeps it: connected to the channel of the view
-/// the observer follows, and moved to the next view when the observer's key or options change.
-protocol ViewRelay<Value>: Sendable {
+/// the observer follows, and moved to the next view when the observer's key or options change. The channel
+/// calls it as its own class (`DirectReceiver`), so a delivery is one method call.
+protocol ViewRelay<Value>: DirectReceiver {
     associatedtype Value: Sendable
 
     /// Hands the downstream the token that ends its subscription.
-    func start(_ token: Subscription)
+    func open(_ token: Subscription)
+    /// Keeps the token of the channel it is now connected to.
+    func attach(_ channel: Subscription)
     /// Subscribes to `view`'s channel; the channel's replay of its current value is dropped when it shows the
     /// same as `shown`, the snapshot the observer showed before (nil: always delivered).
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?)
@@ -16,9 +19,16 @@ protocol ViewRelay<Value>: Sendable {
     func show(_ box: SnapshotBox<Value>)
 }
 
+extension ViewRelay {
+    func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit) {
+        attach(token)
+        if let value = replay as? Input, conduit.isActive { receive(value) }
+    }
+}
+
 /// The part of a relay that is the same for every channel: the upstream token, and the check of the first
-/// value after a move.
-final class RelayLink<Input: AnyObject & Sendable>: Sendable {
+/// value after a move. Stored inline in the relay, so a delivery reads the flag without another object.
+struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
     private let upstream = Locked<Subscription?>(nil)
     /// What the observer showed before it moved: the replay of the new channel is compared with it.
     private let shown = Locked<Input?>(nil)
@@ -61,9 +71,7 @@ final class RelayLink<Input: AnyObject & Sendable>: Sendable {
 }
 
 /// The relay of a snapshot publisher.
-final class SnapshotRelay<Value: Sendable>: ViewRelay, Subscriber {
-    typealias Failure = Never
-
+final class SnapshotRelay<Value: Sendable>: ViewRelay {
     private let downstream: any Subscriber<QuerySnapshot<Value>, Never>
     private let link = RelayLink<SnapshotBox<Value>>()
 
@@ -71,15 +79,14 @@ final class SnapshotRelay<Value: Sendable>: ViewRelay, Subscriber {
         self.downstream = downstream
     }
 
-    func start(_ token: Subscription) { downstream.receive(subscription: token) }
+    func open(_ token: Subscription) { downstream.receive(subscription: token) }
     func show(_ box: SnapshotBox<Value>) { downstream.receive(box.snapshot) }
     func disconnect() { link.detach() }
-    func receive(subscription: Subscription) { link.attach(subscription) }
-    func receive(completion: Completion<Never>) {}
+    func attach(_ channel: Subscription) { link.attach(channel) }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
         link.expectReplay(of: shown)
-        view.snapshots.receive(subscriber: self)
+        view.snapshots.subscribe(self)
     }
 
     func receive(_ box: SnapshotBox<Value>) {
@@ -89,9 +96,7 @@ final class SnapshotRelay<Value: Sendable>: ViewRelay, Subscriber {
 }
 
 /// The relay of a state publisher.
-final class StateRelay<Value: Sendable>: ViewRelay, Subscriber {
-    typealias Failure = Never
-
+final class StateRelay<Value: Sendable>: ViewRelay {
     private let downstream: any Subscriber<QueryState<Value>, Never>
     private let link = RelayLink<SnapshotBox<Value>>()
 
@@ -99,15 +104,14 @@ final class StateRelay<Value: Sendable>: ViewRelay, Subscriber {
         self.downstream = downstream
     }
 
-    func start(_ token: Subscription) { downstream.receive(subscription: token) }
+    func open(_ token: Subscription) { downstream.receive(subscription: token) }
     func show(_ box: SnapshotBox<Value>) { downstream.receive(box.state) }
     func disconnect() { link.detach() }
-    func receive(subscription: Subscription) { link.attach(subscription) }
-    func receive(completion: Completion<Never>) {}
+    func attach(_ channel: Subscription) { link.attach(channel) }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
         link.expectReplay(of: shown)
-        view.states.receive(subscriber: self)
+        view.states.subscribe(self)
     }
 
     func receive(_ box: SnapshotBox<Value>) {
@@ -117,9 +121,7 @@ final class StateRelay<Value: Sendable>: ViewRelay, Subscriber {
 }
 
 /// The relay of a value publisher: the channel's nil (the data went) is not a value.
-final class ValueRelay<Value: Sendable>: ViewRelay, Subscriber {
-    typealias Failure = Never
-
+final class ValueRelay<Value: Sendable>: ViewRelay {
     private let downstream: any Subscriber<Value, Never>
     private let link = RelayLink<ValueBox<Value>>()
 
@@ -127,10 +129,9 @@ final class ValueRelay<Value: Sendable>: ViewRelay, Subscriber {
         self.downstream = downstream
     }
 
-    func start(_ token: Subscription) { downstream.receive(subscription: token) }
+    func open(_ token: Subscription) { downstream.receive(subscription: token) }
     func disconnect() { link.detach() }
-    func receive(subscription: Subscription) { link.attach(subscription) }
-    func receive(completion: Completion<Never>) {}
+    func attach(_ channel: Subscription) { link.attach(channel) }
 
     func show(_ box: SnapshotBox<Value>) {
         if let data = box.snapshot.data { downstream.receive(data) }
@@ -138,7 +139,7 @@ final class ValueRelay<Value: Sendable>: ViewRelay, Subscriber {
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
         link.expectReplay(of: shown.flatMap { $0.snapshot.data }.map(ValueBox.init))
-        view.values.receive(subscriber: self)
+        view.values.subscribe(self)
     }
 
     func receive(_ box: ValueBox<Value>?) {

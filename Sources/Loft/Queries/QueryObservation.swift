@@ -146,13 +146,13 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     }
 
     /// Keeps `relay`, hands its downstream the token that removes it, and connects it to the current view.
-    private func add(_ relay: some ViewRelay<Value> & Subscriber) {
+    private func add(_ relay: some ViewRelay<Value>) {
         let (id, view) = state.withLock { state -> (UInt64, EntryView<Value>?) in
             state.nextRelayID += 1
             state.relays[state.nextRelayID] = relay
             return (state.nextRelayID, state.attachment?.view)
         }
-        relay.start(
+        relay.open(
             Subscription(cancelsOnRelease: false) { [weak self] in
                 self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
                 relay.disconnect()

@@ -53,18 +53,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
 
     @inlinable
     package func send(_ value: Output) {
-        let replays = registry.replay != .none
-        let snapshot = registry.state.withLock { state -> [SubjectConduit?]? in
-            guard !state.isCompleted else { return nil }
-            if replays { state.current = value }
-            let snapshot = state.subscribers.snapshot
-            guard !state.isDraining else {
-                state.queue.append { Self.deliver(value, to: snapshot) }
-                return nil
-            }
-            state.isDraining = true
-            return snapshot
-        }
+        let snapshot = registry.beginSend(value) { snapshot in { Self.deliver(value, to: snapshot) } }
         guard let snapshot else { return }
         Self.deliver(value, to: snapshot)
         registry.drain()

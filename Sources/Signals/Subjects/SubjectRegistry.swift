@@ -21,7 +21,7 @@ package final class SubjectConduit: Sendable {
     }
 
     @inlinable
-    var isActive: Bool { active.load(ordering: .acquiring) }
+    package var isActive: Bool { active.load(ordering: .acquiring) }
 
     /// Returns true if the conduit was active, so that only one caller completes it.
     @inlinable
@@ -121,6 +121,27 @@ package final class SubjectRegistry: Sendable {
         guard let start else { return }
         conduit.box.start(token, replay: start.replay, completion: start.completion, conduit: conduit)
         drain()
+    }
+
+    /// Starts sending `value`: keeps it as the current value (when the subject replays) and returns the
+    /// subscribers to deliver it to now, after which the caller must `drain()`. Returns nil when the subject
+    /// completed, or when a drain is running: then the job that `queued` makes from the subscribers is queued.
+    @inlinable
+    func beginSend<Value: Sendable>(
+        _ value: Value, queued: ([SubjectConduit?]) -> @Sendable () -> Void
+    ) -> [SubjectConduit?]? {
+        let replays = replay != .none
+        return state.withLock { state -> [SubjectConduit?]? in
+            guard !state.isCompleted else { return nil }
+            if replays { state.current = value }
+            let snapshot = state.subscribers.snapshot
+            guard !state.isDraining else {
+                state.queue.append(queued(snapshot))
+                return nil
+            }
+            state.isDraining = true
+            return snapshot
+        }
     }
 
     /// Appends `job` to the delivery queue; returns true when the caller became the drainer and must `drain()`.
