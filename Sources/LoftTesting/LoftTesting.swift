@@ -1,15 +1,24 @@
 @_exported import Loft
 
-extension ObservableQueryState {
-    /// Waits until the state satisfies `predicate` and returns it (the current state counts). Works for every
-    /// observable Loft type: queries, consumers, selections, pages, streamed queries, mutations.
+extension LoftObservable {
+    /// Waits until the observed value satisfies `predicate` and returns it (the current value counts). Works for
+    /// every observable Loft type: queries, consumers, selections, pages, streamed queries, mutations, and
+    /// `Queries` (its `combined` result).
     ///
     /// Pair it with `TestScheduler` and `QueryClient.waitUntilIdle()`: it never sleeps.
+    public func first(where predicate: @escaping @Sendable (Observed) -> Bool) async -> Observed {
+        for await value in observedValues where predicate(value) { return value }
+        return observed
+    }
+}
+
+extension ObservableQueryState {
+    /// Waits until the state satisfies `predicate` and returns it: `first(where:)` under the name that says
+    /// what is observed.
     public func firstState(where predicate: @escaping @Sendable (QueryState<Value>) -> Bool) async
         -> QueryState<Value>
     {
-        for await state in states where predicate(state) { return state }
-        return state
+        await first(where: predicate)
     }
 }
 

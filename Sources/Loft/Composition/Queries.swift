@@ -20,7 +20,7 @@ import Observation
 /// - `combine` runs once per change of a member (or of the list) and its result is memoised: reading
 ///   `combined` again, or several observers, does not run it again. `combinedPublisher` sends once per change.
 /// - `setMembers(_:)` reuses the members whose keys are in the new list (no new fetch) and releases the others.
-/// - Observable; when released, its members leave their cache entries.
+/// - Observable (`LoftObservable`, observing `combined`); when released, its members leave their cache entries.
 public final class Queries<Combined: Sendable>: Sendable {
     private struct State: Sendable {
         var members: [QueriesMemberHandle] = []
@@ -125,4 +125,10 @@ public final class Queries<Combined: Sendable>: Sendable {
     }
 }
 
-extension Queries: Observable {}
+extension Queries: LoftObservable {
+    /// The observed value: `combined`.
+    public var observed: Combined { combined }
+
+    /// The observed changes: `combinedPublisher`.
+    public var observedPublisher: AnyPublisher<Combined, Never> { combinedPublisher }
+}

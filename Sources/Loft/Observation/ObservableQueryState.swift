@@ -1,6 +1,7 @@
 import Observation
 
-/// What every observable Loft type is: a `QueryState` to read, and its changes to subscribe to or observe.
+/// What every observable Loft type that shows one state is: a `QueryState` to read, and its changes to subscribe
+/// to or observe. A `LoftObservable` whose observed value is its `state`.
 ///
 /// `Query`, `Query.Consumer` and every `Query.Selection`, `InfiniteQuery`, `PaginatedQuery`, `StreamedQuery`
 /// and `Mutation` conform, so that code (a view, a renderer, a testing helper) written once works for all.
@@ -15,7 +16,7 @@ import Observation
 /// - `state` is readable from any thread; reading it inside SwiftUI (or `withObservationTracking`) tracks it.
 /// - `statePublisher` sends the current state first, then every change, in order, on the client's delivery
 ///   scheduler; `states` is the same as an `AsyncSequence`.
-public protocol ObservableQueryState<Value>: AnyObject, Observable, Sendable {
+public protocol ObservableQueryState<Value>: LoftObservable where Observed == QueryState<Value> {
     /// The type of the value shown.
     associatedtype Value: Sendable
 
@@ -27,6 +28,12 @@ public protocol ObservableQueryState<Value>: AnyObject, Observable, Sendable {
 }
 
 extension ObservableQueryState {
+    /// The observed value: `state`.
+    public var observed: QueryState<Value> { state }
+
+    /// The observed changes: `statePublisher`.
+    public var observedPublisher: AnyPublisher<QueryState<Value>, Never> { statePublisher }
+
     /// `statePublisher` as an `AsyncSequence`.
     public var states: AsyncStream<QueryState<Value>> {
         statePublisher.values

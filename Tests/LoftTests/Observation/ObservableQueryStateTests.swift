@@ -1,13 +1,49 @@
 import LoftTesting
+import Observation
 import Testing
 
 @testable import Loft
 
-/// Every observable type conforms to `ObservableQueryState`: code written once against it works for all.
+/// Every observable type conforms to `LoftObservable` (those that show one state through
+/// `ObservableQueryState`): code written once against it works for all.
 @Suite struct ObservableQueryStateTests {
     /// A helper written once, for every observable type.
     private static func shown<Source: ObservableQueryState>(_ source: Source) -> String {
         source.state.value.map { "\($0)" } ?? "nothing"
+    }
+
+    /// A helper written once against the base protocol.
+    private static func described<Source: LoftObservable>(_ source: Source) -> String {
+        "\(source.observed)"
+    }
+
+    @Test("Queries and a query are observed through the one base protocol; first(where:) waits for either")
+    func queriesAndQueriesShareTheBaseProtocol() async {
+        let harness = Harness()
+        let fetcher = ScriptedFetcher<Void, Int>(.hang())
+        let queries = Queries(
+            [QueriesMember(key: "a") { () async throws -> Int in try await fetcher.fetch(()) }],
+            client: harness.client
+        ) { results in results.value(for: "a", as: Int.self) ?? 0 }
+        let query = Query<Void, Int>(key: "a", client: harness.client) { 2 }
+        #expect(Self.described(queries) == "0")
+        #expect(query.observed.value == nil)
+        await fetcher.waitForCalls(1)
+        let tracked = Locked(false)
+        withObservationTracking {
+            _ = queries.observed
+        } onChange: {
+            tracked.withLock { $0 = true }
+        }
+        let published = PublisherRecorder(queries.observedPublisher)
+        fetcher.release(returning: 2)
+        #expect(await queries.first { $0 == 2 } == 2)
+        #expect(await query.first { $0.value != nil }.value == 2)
+        await harness.client.waitUntilIdle()  // the write that published 2 has also told the registrar
+        #expect(Self.described(queries) == "2")
+        #expect(tracked.withLock { $0 })
+        #expect(published.values.first == 0)
+        #expect(published.values.last == 2)
     }
 
     @Test("a query, a consumer, a selection and a mutation read through the protocol")
