@@ -12,25 +12,10 @@ enum FanOutChannel {
 func fanOutQueryScenario(_ settings: Settings, through channel: FanOutChannel) -> Row {
     let observers = 10_000
     let updates = settings.iterations(200)
-    let client = QueryClient()
-    client.setQueryData(0, for: "shared")
-    let consumers = (0..<observers).map { _ in Query<Void, Int>.Consumer(key: "shared", client: client) }
-    let expected = Expected()
-    let received = Counter()
-    let subscriptions = consumers.map { consumer in
-        switch channel {
-        case .valuePublisher:
-            consumer.valuePublisher.sink { value in
-                if value == expected.value { received.bump() }
-            }
-        case .statePublisher:
-            consumer.statePublisher.sink { state in
-                if state.value == expected.value { received.bump() }
-            }
-        }
-    }
+    let fleet = SubscribedConsumers(observers, through: channel)
+    let (client, expected, received) = (fleet.client, fleet.expected, fleet.received)
     precondition(received.value == observers, "every subscriber has the current value at once")
-    let loft = withExtendedLifetime((consumers, subscriptions)) {
+    let loft = withExtendedLifetime(fleet) {
         measure(repetitions: settings.repetitions, iterations: updates) {
             for _ in 0..<updates {
                 let next = expected.advance()
@@ -56,6 +41,33 @@ func fanOutQueryScenario(_ settings: Settings, through channel: FanOutChannel) -
             ? "(f) setQueryData to 10,000 subscribed consumers" : "(f) …the same, through statePublisher",
         baselineName: "10,000 closure calls, same check",
         nanoseconds: loft, baselineNanoseconds: baseline, target: .ratio(3))
+}
+
+/// `count` consumers of the key "shared" (which holds 0), each subscribed through `channel` and counting in
+/// `received` the values it gets that equal `expected`'s: what (f) and its instruction probe measure.
+struct SubscribedConsumers {
+    let client = QueryClient()
+    let expected = Expected()
+    let received = Counter()
+    let consumers: [Query<Void, Int>.Consumer]
+    let subscriptions: [Subscription]
+
+    init(_ count: Int, through channel: FanOutChannel) {
+        client.setQueryData(0, for: "shared")
+        consumers = (0..<count).map { [client] _ in Query<Void, Int>.Consumer(key: "shared", client: client) }
+        subscriptions = consumers.map { [expected, received] consumer in
+            switch channel {
+            case .valuePublisher:
+                consumer.valuePublisher.sink { value in
+                    if value == expected.value { received.bump() }
+                }
+            case .statePublisher:
+                consumer.statePublisher.sink { state in
+                    if state.value == expected.value { received.bump() }
+                }
+            }
+        }
+    }
 }
 
 /// The value a scenario writes next, which its subscribers check they received.

@@ -27,21 +27,13 @@ func instructionProbe(_ name: String) {
     case "fan-out":
         let observers = 10_000
         let writes = 20
-        let client = QueryClient()
-        client.setQueryData(0, for: "shared")
-        let consumers = (0..<observers).map { _ in Query<Void, Int>.Consumer(key: "shared", client: client) }
-        let expected = Expected()
-        let received = Counter()
-        let subscriptions = consumers.map { consumer in
-            consumer.valuePublisher.sink { value in
-                if value == expected.value { received.bump() }
-            }
-        }
+        let fleet = SubscribedConsumers(observers, through: .valuePublisher)
+        let (client, expected, received) = (fleet.client, fleet.expected, fleet.received)
         countedRegion {
             for _ in 0..<writes { client.setQueryData(expected.advance(), for: "shared") }
         }
         precondition(received.value == observers * (writes + 1), "every subscriber got every value")
-        withExtendedLifetime((consumers, subscriptions)) {}
+        withExtendedLifetime(fleet) {}
         print("operations \(observers * writes)")
     default:
         print("unknown probe \(name): state-read or fan-out")
