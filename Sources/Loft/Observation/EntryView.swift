@@ -88,6 +88,10 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         if isClosed { link.cancel() }
     }
 
+    var relayCount: Int {
+        snapshots.subscriberCount + states.subscriberCount + values.subscriberCount
+    }
+
     func close() {
         let link = memo.withLock { memo -> Subscription? in
             memo.isClosed = true

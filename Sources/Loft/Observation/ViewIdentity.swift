@@ -10,4 +10,6 @@ struct ViewIdentity: Hashable, Sendable {
 protocol SharedEntryView: AnyObject, Sendable {
     /// Stops following the entry.
     func close()
+    /// How many relays listen to the view's channels (for tests).
+    var relayCount: Int { get }
 }

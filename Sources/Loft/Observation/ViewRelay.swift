@@ -5,16 +5,20 @@ import Synchronization
 /// calls it as its own class (`DirectReceiver`), so a delivery is one method call.
 protocol ViewRelay<Value>: DirectReceiver {
     associatedtype Value: Sendable
+    /// What its downstream receives.
+    associatedtype Output: Sendable
 
-    /// Hands the downstream the token that ends its subscription.
-    func open(_ token: Subscription)
+    /// Where it delivers.
+    var downstream: ViewDownstream<Output> { get }
     /// Keeps the token of the channel it is now connected to.
     func attach(_ channel: Subscription)
     /// Subscribes to `view`'s channel; the channel's replay of its current value is dropped when it shows the
     /// same as `shown`, the snapshot the observer showed before (nil: always delivered).
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?)
-    /// Leaves the channel it is connected to.
+    /// Leaves the channel it is connected to (before it connects to the next one).
     func disconnect()
+    /// Leaves the channel it is connected to, for good: it delivers nothing after this returns.
+    func close()
     /// Delivers what `box` shows on this relay's channel (before the observer follows any view).
     func show(_ box: SnapshotBox<Value>)
 }
@@ -26,35 +30,43 @@ extension ViewRelay {
     }
 }
 
-/// The part of a relay that is the same for every channel: the upstream token, and the check of the first
-/// value after a move. Stored inline in the relay, so a delivery reads the flag without another object.
+/// The part of a relay that is the same for every channel: the upstream token, whether the relay is closed,
+/// and the check of the first value after a move. Stored inline in the relay, so a delivery reads one flag
+/// word without another object.
 struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
+    private static var checksNextBit: UInt8 { 1 }
+    private static var closedBit: UInt8 { 2 }
+
     private let upstream = Locked<Subscription?>(nil)
     /// What the observer showed before it moved: the replay of the new channel is compared with it.
     private let shown = Locked<Input?>(nil)
-    private let checksNext = Atomic<Bool>(false)
+    private let flags = Atomic<UInt8>(0)
 
-    /// Keeps the token of the channel now connected.
+    /// Keeps the token of the channel now connected; cancels it at once when the relay is closed.
     func attach(_ subscription: Subscription) {
         let old = upstream.withLock { upstream -> Subscription? in
             defer { upstream = subscription }
             return upstream
         }
         old?.cancel()
+        if flags.load(ordering: .acquiring) & Self.closedBit != 0 { detach() }
     }
 
     /// The next value is the replay of a new channel: it is compared with `shown`.
     func expectReplay(of shown: Input?) {
         guard let shown else { return }
         self.shown.withLock { $0 = shown }
-        checksNext.store(true, ordering: .releasing)
+        flags.bitwiseOr(Self.checksNextBit, ordering: .releasing)
     }
 
-    /// Whether `input` must be delivered: true but for the replay of what was already shown.
+    /// Whether `input` must be delivered: true but for the replay of what was already shown, and nothing once
+    /// the relay is closed.
     @inline(__always)
     func admits(_ input: Input, isSame: (Input, Input) -> Bool) -> Bool {
-        guard checksNext.load(ordering: .acquiring) else { return true }
-        checksNext.store(false, ordering: .releasing)
+        let current = flags.load(ordering: .acquiring)
+        guard current != 0 else { return true }
+        guard current & Self.closedBit == 0 else { return false }
+        flags.bitwiseAnd(~Self.checksNextBit, ordering: .releasing)
         let shown = shown.withLock { shown -> Input? in
             defer { shown = nil }
             return shown
@@ -62,6 +74,18 @@ struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
         return shown.map { !isSame($0, input) } ?? true
     }
 
+    /// Whether the relay was closed.
+    var isClosed: Bool {
+        flags.load(ordering: .acquiring) & Self.closedBit != 0
+    }
+
+    /// Closes the relay: it admits nothing more, and leaves its channel.
+    func close() {
+        flags.bitwiseOr(Self.closedBit, ordering: .releasing)
+        detach()
+    }
+
+    /// Leaves the channel connected now.
     func detach() {
         upstream.withLock { upstream -> Subscription? in
             defer { upstream = nil }
@@ -72,19 +96,20 @@ struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
 
 /// The relay of a snapshot publisher.
 final class SnapshotRelay<Value: Sendable>: ViewRelay {
-    private let downstream: any Subscriber<QuerySnapshot<Value>, Never>
+    let downstream: ViewDownstream<QuerySnapshot<Value>>
     private let link = RelayLink<SnapshotBox<Value>>()
 
-    init(_ downstream: any Subscriber<QuerySnapshot<Value>, Never>) {
+    init(_ downstream: ViewDownstream<QuerySnapshot<Value>>) {
         self.downstream = downstream
     }
 
-    func open(_ token: Subscription) { downstream.receive(subscription: token) }
     func show(_ box: SnapshotBox<Value>) { downstream.receive(box.snapshot) }
     func disconnect() { link.detach() }
+    func close() { link.close() }
     func attach(_ channel: Subscription) { link.attach(channel) }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+        guard !link.isClosed else { return }
         link.expectReplay(of: shown)
         view.snapshots.subscribe(self)
     }
@@ -97,19 +122,20 @@ final class SnapshotRelay<Value: Sendable>: ViewRelay {
 
 /// The relay of a state publisher.
 final class StateRelay<Value: Sendable>: ViewRelay {
-    private let downstream: any Subscriber<QueryState<Value>, Never>
+    let downstream: ViewDownstream<QueryState<Value>>
     private let link = RelayLink<SnapshotBox<Value>>()
 
-    init(_ downstream: any Subscriber<QueryState<Value>, Never>) {
+    init(_ downstream: ViewDownstream<QueryState<Value>>) {
         self.downstream = downstream
     }
 
-    func open(_ token: Subscription) { downstream.receive(subscription: token) }
     func show(_ box: SnapshotBox<Value>) { downstream.receive(box.state) }
     func disconnect() { link.detach() }
+    func close() { link.close() }
     func attach(_ channel: Subscription) { link.attach(channel) }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+        guard !link.isClosed else { return }
         link.expectReplay(of: shown)
         view.states.subscribe(self)
     }
@@ -122,15 +148,15 @@ final class StateRelay<Value: Sendable>: ViewRelay {
 
 /// The relay of a value publisher: the channel's nil (the data went) is not a value.
 final class ValueRelay<Value: Sendable>: ViewRelay {
-    private let downstream: any Subscriber<Value, Never>
+    let downstream: ViewDownstream<Value>
     private let link = RelayLink<ValueBox<Value>>()
 
-    init(_ downstream: any Subscriber<Value, Never>) {
+    init(_ downstream: ViewDownstream<Value>) {
         self.downstream = downstream
     }
 
-    func open(_ token: Subscription) { downstream.receive(subscription: token) }
     func disconnect() { link.detach() }
+    func close() { link.close() }
     func attach(_ channel: Subscription) { link.attach(channel) }
 
     func show(_ box: SnapshotBox<Value>) {
@@ -138,12 +164,18 @@ final class ValueRelay<Value: Sendable>: ViewRelay {
     }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+        guard !link.isClosed else { return }
         link.expectReplay(of: shown.flatMap { $0.snapshot.data }.map(ValueBox.init))
         view.values.subscribe(self)
     }
 
-    func receive(_ box: ValueBox<Value>?) {
-        guard let box, link.admits(box, isSame: { areEqual($0.value, $1.value) }) else { return }
-        downstream.receive(box.value)
+    func receive(_ input: borrowing ValueBox<Value>?) {
+        switch input {
+        case .some(let box):
+            guard link.admits(box, isSame: { areEqual($0.value, $1.value) }) else { return }
+            downstream.receive(box.value)
+        case .none:
+            return
+        }
     }
 }

@@ -128,16 +128,12 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
-        ViewPublisher { [self] downstream in
-            add(SnapshotRelay(downstream))
-        }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in add(SnapshotRelay(downstream)) }.eraseToAnyPublisher()
     }
 
     /// Every change of `state`, starting with the current one.
     var statePublisher: AnyPublisher<QueryState<Value>, Never> {
-        ViewPublisher { [self] downstream in
-            add(StateRelay(downstream))
-        }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in add(StateRelay(downstream)) }.eraseToAnyPublisher()
     }
 
     /// Every new value, starting with the current one if there is one.
@@ -145,26 +141,28 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         ViewPublisher { [self] downstream in add(ValueRelay(downstream)) }.eraseToAnyPublisher()
     }
 
-    /// Keeps `relay`, hands its downstream the token that removes it, and connects it to the current view.
-    private func add(_ relay: some ViewRelay<Value>) {
+    /// Keeps `relay`, hands its downstream the token that removes it, and connects it to the current view;
+    /// returns the token (a `sink`'s, which cancels when released).
+    private func add(_ relay: some ViewRelay<Value>) -> Subscription {
         let (id, view) = state.withLock { state -> (UInt64, EntryView<Value>?) in
             state.nextRelayID += 1
             state.relays[state.nextRelayID] = relay
             return (state.nextRelayID, state.attachment?.view)
         }
-        relay.open(
-            Subscription(cancelsOnRelease: false) { [weak self] in
-                self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
-                relay.disconnect()
-            })
+        let open = relay.downstream.open
+        let token = Subscription(cancelsOnRelease: open == nil) { [weak self] in
+            self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
+            relay.close()
+        }
+        open?(token)
         guard var view else {
             relay.show(box)
-            return
+            return token
         }
         // Connect to the view followed now, even if the observer moved to another one meanwhile.
         while true {
             relay.connect(to: view, shown: nil)
-            guard let current = state.withLock({ $0.attachment?.view }), current !== view else { return }
+            guard let current = state.withLock({ $0.attachment?.view }), current !== view else { return token }
             view = current
         }
     }
@@ -220,7 +218,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             }
             return (state.relays.values, state.tracking)
         }
-        for relay in relays { relay.disconnect() }
+        for relay in relays { relay.close() }
         tracking?.cancel()
     }
 

@@ -19,6 +19,16 @@ public protocol Publisher<Output, Failure>: Sendable {
     ///
     /// Call `subscribe(_:)` or `sink`; this is the requirement a new publisher implements.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+
+    /// Subscribes with closures for the values and the completion (see `sink(receiveCompletion:receiveValue:)`).
+    ///
+    /// The default makes a `Subscribers.Sink` and attaches it. A publisher that can call the closures with no
+    /// subscriber object in between implements it; it must keep `Subscribers.Sink`'s rules (nothing called
+    /// after the returned token is cancelled or released).
+    func sink(
+        receiveCompletion: @escaping @Sendable (Completion<Failure>) -> Void,
+        receiveValue: @escaping @Sendable (Output) -> Void
+    ) -> Subscription
 }
 
 extension Publisher {

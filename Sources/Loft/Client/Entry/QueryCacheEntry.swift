@@ -109,6 +109,11 @@ package final class QueryCacheEntry: Sendable {
         storage.withLock { $0.views.count }
     }
 
+    /// How many relays listen to the channels of the views the entry shares (for tests).
+    var subscribedRelayCount: Int {
+        storage.withLock { $0.views.values.map(\.view) }.reduce(0) { $0 + $1.relayCount }
+    }
+
     /// One follower of the view shared under `identity` left; the last one closes it.
     func releaseView(_ identity: ViewIdentity) {
         let closed = storage.withLock { storage -> (any SharedEntryView)? in
