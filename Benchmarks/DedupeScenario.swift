@@ -86,6 +86,11 @@ final class SharedCounter: Sendable {
     }
 
     var value: Int { storage.load(ordering: .relaxed) }
+
+    /// Returns the count and starts again from zero.
+    func reset() -> Int {
+        storage.exchange(0, ordering: .relaxed)
+    }
 }
 
 /// Runs `body` on the cooperative pool and waits for it, from synchronous code.

@@ -10,6 +10,7 @@ import Loft
 /// - `state-read`: `query.state.value` of a live query, 100,000 times; per read.
 /// - `fan-out`: one `setQueryData` reaching 10,000 consumers subscribed with `valuePublisher.sink`, 20 times;
 ///   per observer reached.
+/// - `focus`: `setFocused(true)` with 10,000 active queries of which 100 are stale, 5 times; per call.
 func instructionProbe(_ name: String) {
     switch name {
     case "state-read":
@@ -35,8 +36,17 @@ func instructionProbe(_ name: String) {
         precondition(received.value == observers * (writes + 1), "every subscriber got every value")
         withExtendedLifetime(fleet) {}
         print("operations \(observers * writes)")
+    case "focus":
+        let fleet = FocusedQueries()
+        let calls = 5
+        for _ in 0..<calls {
+            fleet.client.setFocused(false)
+            countedRegion { fleet.client.setFocused(true) }
+            fleet.checkRefetched()
+        }
+        print("operations \(calls)")
     default:
-        print("unknown probe \(name): state-read or fan-out")
+        print("unknown probe \(name): state-read, fan-out or focus")
         exit(2)
     }
 }

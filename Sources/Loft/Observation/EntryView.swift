@@ -13,7 +13,7 @@
 /// - `snapshots` sends every changed snapshot, `states` every changed `state`, `values` every new value (nil
 ///   when the data goes: relays skip it); each is decided once per change, not per subscriber. Deliveries run
 ///   on the client's delivery scheduler, in the order of the entry's changes.
-final class EntryView<Value: Sendable>: SharedEntryView {
+final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     struct Configuration: Sendable {
         let staleTime: StaleTime
         let isEnabled: Bool
@@ -21,34 +21,6 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         let transform: @Sendable (any Sendable, QueryKey) throws -> Value
         /// Placeholder data, shown while the entry has neither data nor an error.
         let placeholder: (@Sendable () -> Value?)?
-    }
-
-    /// What the view remembers between changes. Not generic: the boxes are held as objects, so that taking the
-    /// lock looks up no generic metadata.
-    private struct Memo: Sendable {
-        /// The last snapshot's box (a `SnapshotBox<Value>`) and signature.
-        var last: AnyObject & Sendable
-        var signature = ViewSignature()
-        /// The data version last selected, and the value selected from it (a `ValueBox<Value>`).
-        var selected: (dataVersion: UInt64, box: AnyObject & Sendable)?
-        /// The placeholder data (a `ValueBox<Value>`), computed once: what it is made from does not change for
-        /// the view's life.
-        var placeholder: (AnyObject & Sendable)?
-        var madePlaceholder = false
-        /// The last value `values` sent (a `ValueBox<Value>`), and whether the subject holds it (false after
-        /// the data went).
-        var lastValue: (AnyObject & Sendable)?
-        var holdsValue = false
-        var link: Subscription?
-        var isClosed = false
-    }
-
-    /// What a change found before it: the memo's fields an update compares with, outside the lock.
-    private struct Previous: Sendable {
-        let last: AnyObject & Sendable
-        let signature: ViewSignature
-        let lastValue: (AnyObject & Sendable)?
-        let holdsValue: Bool
     }
 
     let entry: QueryCacheEntry
@@ -65,7 +37,9 @@ final class EntryView<Value: Sendable>: SharedEntryView {
     private let clock: any Scheduler
     /// Where deliveries run; nil: at once, on the thread that changed the entry.
     private let delivery: (any Scheduler)?
-    private let memo: Locked<Memo>
+    private let memo: Locked<ViewMemo>
+    /// Serialises the updates: one at a time, the last one after the last change.
+    private let updates = CoalescedRun()
 
     init(entry: QueryCacheEntry, configuration: Configuration, client: QueryClient) {
         self.entry = entry
@@ -74,18 +48,23 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         delivery = client.deliveryScheduler is ImmediateScheduler ? nil : client.deliveryScheduler
         let empty = QuerySnapshot<Value>.empty(key: entry.key)
         let box = SnapshotBox(empty)
-        memo = Locked(Memo(last: box))
+        memo = Locked(ViewMemo(last: box))
         core = ViewCore(box)
         snapshots = DirectSubject(box)
         states = DirectSubject(box)
-        // A strong capture: `close()` (when the last observer leaves) cancels the sink and breaks the cycle. The
-        // subject replays the entry's current version at once, which makes the first snapshot.
-        let link = entry.changes.sink { [self] _ in update() }
+        // The entry holds the view strongly: `close()` (when the last observer leaves) removes it and breaks
+        // the cycle. The first update makes the first snapshot.
+        let link = entry.addListener(self)
         let isClosed = memo.withLock { memo -> Bool in
             memo.link = link
             return memo.isClosed
         }
         if isClosed { link.cancel() }
+        entryChanged(to: 0)
+    }
+
+    func entryChanged(to version: UInt64) {
+        updates.run { update() }
     }
 
     var relayCount: Int {
@@ -101,21 +80,21 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         link?.cancel()
     }
 
-    /// The entry changed: remakes the snapshot, stores it, and sends what changed. The entry's subject calls it
-    /// for one change at a time, in order.
+    /// The entry changed: remakes the snapshot from the entry's latest, stores it, and sends what changed. Runs
+    /// one at a time (`updates`).
     private func update() {
         let raw = entry.snapshot
         let next = makeSnapshot(raw, now: clock.now)
         let signature = next.signature(dataVersion: raw.dataVersion)
         let box = SnapshotBox(next)
         let erased: AnyObject & Sendable = box
-        let previous = memo.withLock { memo -> Previous? in
+        let previous = memo.withLock { memo -> ViewPrevious? in
             guard !memo.isClosed, signature != memo.signature else { return nil }
             defer {
                 memo.last = erased
                 memo.signature = signature
             }
-            return Previous(
+            return ViewPrevious(
                 last: memo.last, signature: memo.signature, lastValue: memo.lastValue, holdsValue: memo.holdsValue)
         }
         guard let previous else { return }
@@ -222,4 +201,33 @@ final class EntryView<Value: Sendable>: SharedEntryView {
         memo.withLock { $0.selected = (entry.dataVersion, box) }
         return value
     }
+}
+
+/// What an `EntryView` remembers between changes. Not generic (nor nested in the generic view): the boxes are
+/// held as objects, so that taking the lock looks up no generic metadata.
+private struct ViewMemo: Sendable {
+    /// The last snapshot's box (a `SnapshotBox<Value>`) and signature.
+    var last: AnyObject & Sendable
+    var signature = ViewSignature()
+    /// The data version last selected, and the value selected from it (a `ValueBox<Value>`).
+    var selected: (dataVersion: UInt64, box: AnyObject & Sendable)?
+    /// The placeholder data (a `ValueBox<Value>`), computed once: what it is made from does not change for
+    /// the view's life.
+    var placeholder: (AnyObject & Sendable)?
+    var madePlaceholder = false
+    /// The last value `values` sent (a `ValueBox<Value>`), and whether the subject holds it (false after
+    /// the data went).
+    var lastValue: (AnyObject & Sendable)?
+    var holdsValue = false
+    /// The token of the view's place among the entry's listeners.
+    var link: Subscription?
+    var isClosed = false
+}
+
+/// What a change of an `EntryView` found before it: the memo's fields an update compares with, outside the lock.
+private struct ViewPrevious: Sendable {
+    let last: AnyObject & Sendable
+    let signature: ViewSignature
+    let lastValue: (AnyObject & Sendable)?
+    let holdsValue: Bool
 }

@@ -206,11 +206,11 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// - Throws: the fetcher's error once retries are exhausted, or `QueryError.cancelled`.
     public func value(for request: Request) async throws -> Response {
         locked.withLock { $0.request = request }
-        let entry = attach(to: key(for: request))
-        let intent = FetchIntent.ifStale(observation.resolved.staleTime)
-        let value = try await entry.fetchValue(
-            fetchRequest(request, reason: .manual), intent, observer: observation.observerID)
-        return try cast(value, to: Response.self, key: entry.key)
+        let context = attach(to: key(for: request))
+        let intent = FetchIntent.ifStale(context.resolved.staleTime)
+        let value = try await context.entry.fetchValue(
+            fetchRequest(request, reason: .manual, context.resolved), intent, observer: context.observerID)
+        return try cast(value, to: Response.self, key: context.entry.key)
     }
 
     /// Marks this query's key stale and refetches it if the query is enabled.
@@ -229,23 +229,28 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         keyAdapter?(baseKey, request) ?? baseKey
     }
 
+    /// Follows the entry of `key`; when it attaches anew, the entry adopts this query's persistence and gets
+    /// its initial data if it has none.
     @discardableResult
-    private func attach(to key: QueryKey) -> QueryCacheEntry {
-        let entry = observation.attach(to: key)
+    private func attach(to key: QueryKey) -> ObserverFetchContext {
+        let context = observation.fetchContext(for: key)
+        guard context.isNewAttachment else { return context }
+        let entry = context.entry
         if let persistence { entry.adoptPersistence(persistence) }
         let options = observation.options
         if let initialData = options.initialData {
             entry.setData(
                 initialData, updatedAt: options.initialDataUpdatedAt ?? client.scheduler.now, mode: .ifMissing)
         }
-        return entry
+        return context
     }
 
     /// The query appeared with `request`: the entry decides whether to fetch (no data; stale data and
     /// `refetchOnAppear`; a restored value under `.useAndThenFetch`; never while disabled).
     private func appear(_ request: Request) {
-        let resolved = observation.resolved
-        fetch(request, reason: .appear, intent: .appear(resolved.staleTime, resolved.refetchOnAppear))
+        let context = attach(to: key(for: request))
+        let intent = FetchIntent.appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
+        self.request(request, reason: .appear, intent: intent, on: context)
         startPolling()
     }
 
@@ -289,13 +294,19 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// Fetches `request` without making it the query's current request (an infinite query's page fetches);
     /// the entry decides, from `intent`, whether to start, join or replace a fetch.
     package func fetch(_ request: Request, reason: FetchReason, intent: FetchIntent) {
-        let entry = attach(to: key(for: request))
-        entry.request(fetchRequest(request, reason: reason), intent, observer: observation.observerID)
+        self.request(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
     }
 
-    private func fetchRequest(_ request: Request, reason: FetchReason) -> FetchRequest {
+    /// Asks the entry of `context` to fetch `request` as `intent` says.
+    private func request(_ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext) {
+        context.entry.request(
+            fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
+    }
+
+    private func fetchRequest(
+        _ request: Request, reason: FetchReason, _ resolved: ResolvedQueryOptions
+    ) -> FetchRequest {
         let fetcher = fetcher
-        let resolved = observation.resolved
         return FetchRequest(
             fetch: { try await fetcher(request) },
             retry: resolved.retry,

@@ -169,6 +169,23 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
 
     // MARK: - Attaching
 
+    /// What a fetch needs of this observer for `key`, read in one step while the observer already follows the
+    /// key's live entry; otherwise it attaches first (`isNewAttachment`).
+    func fetchContext(for key: QueryKey) -> ObserverFetchContext {
+        let current = state.withLock { state -> ObserverFetchContext? in
+            guard let attachment = state.attachment, attachment.entry.key == key, state.resolvedKey == key else {
+                return nil
+            }
+            return ObserverFetchContext(
+                entry: attachment.entry, observerID: attachment.observerID, resolved: state.resolved,
+                isNewAttachment: false)
+        }
+        if let current, !current.entry.isRemoved { return current }
+        let entry = attach(to: key)
+        return ObserverFetchContext(
+            entry: entry, observerID: observerID, resolved: resolved(for: key).resolved, isNewAttachment: true)
+    }
+
     /// Observes the entry of `key` (leaving the previous one, or a removed one of the same key); returns it.
     @discardableResult
     func attach(to key: QueryKey) -> QueryCacheEntry {
@@ -347,4 +364,16 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             if isStillOrphaned { attach(to: key) }
         }
     }
+}
+
+/// What a fetch of an observer needs, read in one step (`QueryObservation.fetchContext(for:)`). Not nested in
+/// the generic observation, so that making one looks up no generic metadata.
+struct ObserverFetchContext: Sendable {
+    let entry: QueryCacheEntry
+    /// The observer's id in the entry; nil when another thread detached it meanwhile.
+    let observerID: UInt64?
+    let resolved: ResolvedQueryOptions
+    /// Whether the observer attached to the entry just now (the caller then applies initial data and
+    /// persistence).
+    let isNewAttachment: Bool
 }

@@ -9,24 +9,43 @@ import Testing
         let harness = Harness()
         harness.client.setQueryData(1, for: "k")
         let entry = harness.client.entry(for: "k")
-        let versions = PublisherRecorder(entry.changes)
+        let versions = VersionRecorder(entry)
         var consumers = (0..<3).map { _ in Query<Void, Int>.Consumer(key: "k", client: harness.client) }
         #expect(harness.observerCount("k") == 3)
         consumers.removeAll()
         #expect(harness.observerCount("k") == 0)
-        #expect(versions.values.count == 1)
+        #expect(versions.values.isEmpty)
         harness.client.setQueryData(2, for: "k")
-        #expect(versions.values.count == 2)
+        #expect(versions.values.count == 1)
     }
 
-    @Test("an entry nobody observes makes no publisher until asked for one")
-    func publisherIsLazy() {
+    @Test("an entry nobody observes has no listener; its consumers share one view, which listens once")
+    func listenersComeWithViews() {
         let harness = Harness()
         harness.client.setQueryData(1, for: "k")
         harness.client.setQueryData(2, for: "k")
         let entry = harness.client.entry(for: "k")
-        #expect(!entry.hasPublisher)
-        let versions = PublisherRecorder(entry.changes)
-        #expect(versions.values == [2])
+        #expect(entry.listenerCount == 0)
+        var consumers = (0..<3).map { _ in Query<Void, Int>.Consumer(key: "k", client: harness.client) }
+        #expect(entry.listenerCount == 1)
+        #expect(consumers.allSatisfy { $0.state.value == 2 })
+        consumers.removeAll()
+        #expect(entry.listenerCount == 0)
+    }
+
+    @Test("a change made while a view updates (from a subscriber's callback) reaches the view after that update")
+    func changeDuringUpdateRunsAgain() {
+        let harness = Harness()
+        harness.client.setQueryData(1, for: "k")
+        let consumer = Query<Void, Int>.Consumer(key: "k", client: harness.client)
+        let client = harness.client
+        let echo = consumer.valuePublisher.sink { value in
+            if value == 2 { client.setQueryData(3, for: "k") }
+        }
+        let values = PublisherRecorder(consumer.valuePublisher)
+        client.setQueryData(2, for: "k")
+        #expect(values.values == [1, 2, 3])
+        #expect(consumer.state.value == 3)
+        withExtendedLifetime(echo) {}
     }
 }

@@ -7,16 +7,16 @@ import Synchronization
 /// **Behavior**
 /// - Every lifecycle rule (freshness, join or replace, retries stopping, cancel and restore, garbage
 ///   collection, staleness timers, persistence policies) is the machine's; this type decides nothing.
-/// - Every change is published in order through `changes`; no lock is held while observers, fetchers, user
-///   closures or continuations run.
+/// - Every change is told to the entry's listeners (its views) after the lock is released; no lock is held
+///   while observers, fetchers, user closures or continuations run.
 package final class QueryCacheEntry: Sendable {
     private struct Storage: Sendable {
         var machine: EntryStateMachine
         /// The ids of waiters and observers (one counter: they only need to be unique).
         var nextID: UInt64 = 0
-        /// Made when someone first asks for `changes`: an entry nobody observes (a `setQueryData`, a prefetch,
-        /// a hydrated query) costs no subject.
-        var publication: OrderedSubject<UInt64>?
+        /// What follows the entry's changes, in the order they came: an entry nobody observes (a
+        /// `setQueryData`, a prefetch, a hydrated query) tells no one.
+        var listeners: [(id: UInt64, listener: any EntryListener)] = []
         /// The typed views its observers share, with how many follow each.
         var views: [ViewIdentity: (view: any SharedEntryView, count: Int)] = [:]
     }
@@ -43,21 +43,25 @@ package final class QueryCacheEntry: Sendable {
         storage.withLock { $0.machine.snapshot }
     }
 
-    /// The version of the entry after every change, in order; a new subscriber gets the current version first.
-    /// Observers read `snapshot` when they need it: with many observers, passing a number is much cheaper than
-    /// copying the snapshot to each.
-    package var changes: CurrentValueSubject<UInt64, Never> {
-        storage.withLock { storage in
-            if let publication = storage.publication { return publication.subject }
-            let publication = OrderedSubject(storage.machine.version)
-            storage.publication = publication
-            return publication.subject
+    /// Calls `listener` after every change of the entry from now on, until the returned token is cancelled.
+    /// Listeners read `snapshot` when they need it: passing the version is cheaper than copying the snapshot to
+    /// each.
+    func addListener(_ listener: any EntryListener) -> Subscription {
+        let id = storage.withLock { storage -> UInt64 in
+            storage.nextID += 1
+            storage.listeners.append((storage.nextID, listener))
+            return storage.nextID
+        }
+        // A strong capture, released when the token is cancelled: a weak reference would give every entry a
+        // side table, and make each retain of it (a scan of 10,000 entries) take the slow path.
+        return Subscription(cancelsOnRelease: false) { [self] in
+            storage.withLock { $0.listeners.removeAll { $0.id == id } }
         }
     }
 
-    /// Whether someone asked for `changes` yet.
-    package var hasPublisher: Bool {
-        storage.withLock { $0.publication != nil }
+    /// How many listeners follow the entry.
+    var listenerCount: Int {
+        storage.withLock { $0.listeners.count }
     }
 
     /// The data alone: a cache-hit read copies nothing else.
@@ -141,16 +145,14 @@ package final class QueryCacheEntry: Sendable {
     package func send(
         _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
     ) -> EntryStateMachine.Output {
-        let (output, toDrain) = storage.withLock { storage -> (EntryStateMachine.Output, OrderedSubject<UInt64>?) in
+        let (output, version, listeners) = storage.withLock { storage in
             let version = storage.machine.version
             let output = storage.machine.handle(event, at: now, conditions: conditions)
             mirrorTriggers(storage.machine)
-            guard storage.machine.version != version, let publication = storage.publication else {
-                return (output, nil)
-            }
-            return (output, publication.enqueue(storage.machine.version) ? publication : nil)
+            let changed = storage.machine.version != version
+            return (output, storage.machine.version, changed ? storage.listeners : [])
         }
-        toDrain?.drain()
+        for listener in listeners { listener.listener.entryChanged(to: version) }
         perform(output.actions)
         return output
     }
