@@ -250,7 +250,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     private func appear(_ request: Request) {
         let context = attach(to: key(for: request))
         let intent = FetchIntent.appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
-        self.request(request, reason: .appear, intent: intent, on: context)
+        start(request, reason: .appear, intent: intent, on: context)
         startPolling()
     }
 
@@ -294,11 +294,11 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// Fetches `request` without making it the query's current request (an infinite query's page fetches);
     /// the entry decides, from `intent`, whether to start, join or replace a fetch.
     package func fetch(_ request: Request, reason: FetchReason, intent: FetchIntent) {
-        self.request(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
+        start(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
     }
 
     /// Asks the entry of `context` to fetch `request` as `intent` says.
-    private func request(_ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext) {
+    private func start(_ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext) {
         context.entry.request(
             fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
     }
