@@ -49,14 +49,17 @@ struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
             return upstream
         }
         old?.cancel()
-        if flags.load(ordering: .acquiring) & Self.closedBit != 0 { detach() }
+        if isClosed { detach() }
     }
 
-    /// The next value is the replay of a new channel: it is compared with `shown`.
-    func expectReplay(of shown: Input?) {
-        guard let shown else { return }
+    /// Prepares a connection to a new channel, whose replay is compared with `shown`; false when the relay is
+    /// closed and must not connect.
+    func prepareConnection(replayOf shown: Input?) -> Bool {
+        guard !isClosed else { return false }
+        guard let shown else { return true }
         self.shown.withLock { $0 = shown }
         flags.bitwiseOr(Self.checksNextBit, ordering: .releasing)
+        return true
     }
 
     /// Whether `input` must be delivered: true but for the replay of what was already shown, and nothing once
@@ -109,8 +112,7 @@ final class SnapshotRelay<Value: Sendable>: ViewRelay {
     func attach(_ channel: Subscription) { link.attach(channel) }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
-        guard !link.isClosed else { return }
-        link.expectReplay(of: shown)
+        guard link.prepareConnection(replayOf: shown) else { return }
         view.snapshots.subscribe(self)
     }
 
@@ -135,8 +137,7 @@ final class StateRelay<Value: Sendable>: ViewRelay {
     func attach(_ channel: Subscription) { link.attach(channel) }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
-        guard !link.isClosed else { return }
-        link.expectReplay(of: shown)
+        guard link.prepareConnection(replayOf: shown) else { return }
         view.states.subscribe(self)
     }
 
@@ -164,8 +165,7 @@ final class ValueRelay<Value: Sendable>: ViewRelay {
     }
 
     func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
-        guard !link.isClosed else { return }
-        link.expectReplay(of: shown.flatMap { $0.snapshot.data }.map(ValueBox.init))
+        guard link.prepareConnection(replayOf: shown.flatMap { $0.snapshot.data }.map(ValueBox.init)) else { return }
         view.values.subscribe(self)
     }
 
