@@ -1,5 +1,3 @@
-import Observation
-
 /// Parallel queries over a list that can change, of values of different types, combined into one result.
 ///
 /// ```swift
@@ -17,23 +15,25 @@ import Observation
 /// **Behavior**
 /// - Each member is a query of the client (dedupe, cache, retry, invalidation by prefix apply), started at
 ///   once.
-/// - `combine` runs once per change of a member (or of the list) and its result is memoised: reading
-///   `combined` again, or several observers, does not run it again. `combinedPublisher` sends once per change.
+/// - `combine` runs once per change of a member (or of the list), never under a lock, and its result is
+///   memoised: reading `combined` again, or several observers, does not run it again. `combinedPublisher`
+///   sends once per change; an `Equatable` result equal to the last one is not sent again.
 /// - `setMembers(_:)` reuses the members whose keys are in the new list (no new fetch) and releases the others.
+/// - `invalidate()`, `refetch()` and `cancel()` act on every member, as the members' own would.
 /// - Observable (`LoftObservable`, observing `combined`); when released, its members leave their cache entries.
 public final class Queries<Combined: Sendable>: Sendable {
     private struct State: Sendable {
         var members: [QueriesMemberHandle] = []
         var subscriptions: [QueryKey: Subscription] = [:]
-        var memo: (version: UInt64, value: Combined)?
     }
 
     /// The client whose cache holds the members' data.
     public let client: QueryClient
     private let combine: @Sendable (QueriesResults) -> Combined
     private let locked = Locked(State())
-    private let counter = ChangeCounter()
-    private let registrar = ObservationRegistrar()
+    /// The combined result is the data of this view's snapshots.
+    private let view: DerivedView<Combined>
+    private let observer: ViewObserver<Combined>
 
     /// Makes parallel queries.
     ///
@@ -47,26 +47,59 @@ public final class Queries<Combined: Sendable>: Sendable {
     ) {
         self.client = client
         self.combine = combine
+        let empty = QuerySnapshot<Combined>.empty(key: Self.key)
+        view = DerivedView(showing: empty, client: client)
+        observer = ViewObserver(showing: SnapshotBox(empty))
+        observer.follow(view.channel)
         setMembers(members)
+        view.derive { [weak self, locked] in
+            guard let self else { return empty }
+            return QuerySnapshot(key: Self.key, showing: .succeed(combine(makeResults(locked.withLock { $0.members }))))
+        }
     }
+
+    deinit {
+        observer.close()
+    }
+
+    /// The key of the combined result's snapshots (it is no cache entry's).
+    private static var key: QueryKey { "queries" }
 
     /// The members' states, by key.
     public var results: QueriesResults {
-        registrar.access(self, keyPath: \.combined)
+        _ = observer.trackedBox
         return makeResults(locked.withLock { $0.members })
     }
 
     /// `combine` of the current states, computed once per change.
     public var combined: Combined {
-        registrar.access(self, keyPath: \.combined)
-        return currentCombined()
+        let combined = observer.value.read { unsafeDowncast($0, to: SnapshotBox<Combined>.self).snapshot.data }
+        // The view has made its first result before `init` returned; this is never nil.
+        return combined ?? combine(makeResults(locked.withLock { $0.members }))
     }
 
     /// The combined result after every change of a member or of the list, starting with the current one.
     public var combinedPublisher: AnyPublisher<Combined, Never> {
-        counter.changes
-            .compactMap { [weak self] _ in self?.currentCombined() }
-            .eraseToAnyPublisher()
+        observer.valuePublisher
+    }
+
+    /// Marks every member's key stale and refetches the members (as `Query.invalidate()` does).
+    public func invalidate() {
+        for key in memberKeys { client.invalidateQueries(key, exact: true) }
+    }
+
+    /// Refetches every member now, even when fresh.
+    public func refetch() {
+        for key in memberKeys { client.refetchQueries(key, exact: true) }
+    }
+
+    /// Cancels the members' fetches in flight; each goes back to what it was before its fetch.
+    public func cancel() {
+        for key in memberKeys { client.cancelQueries(key, exact: true) }
+    }
+
+    private var memberKeys: [QueryKey] {
+        locked.withLock { $0.members.map(\.key) }
     }
 
     /// Replaces the list: members whose key is in both lists are kept as they are; new keys start fetching;
@@ -109,19 +142,8 @@ public final class Queries<Combined: Sendable>: Sendable {
         return QueriesResults(keys: members.map(\.key), states: states)
     }
 
-    private func currentCombined() -> Combined {
-        let version = counter.version
-        let (memo, members) = locked.withLock { ($0.memo, $0.members) }
-        if let memo, memo.version == version { return memo.value }
-        let value = combine(makeResults(members))
-        // Kept only if nothing changed meanwhile: a later change must recompute.
-        if counter.version == version { locked.withLock { $0.memo = (version, value) } }
-        return value
-    }
-
     private func memberChanged() {
-        counter.bump()
-        registrar.notifyChange(of: self, at: \.combined)
+        view.changed()
     }
 }
 

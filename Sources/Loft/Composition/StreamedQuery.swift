@@ -1,5 +1,3 @@
-import Observation
-
 /// A query whose value is the elements of a stream so far (chat messages, log lines, server-sent events): each
 /// element is appended to the cache entry of `key` as it arrives, and observers see the list grow.
 ///
@@ -18,12 +16,10 @@ import Observation
 ///   new stream's first element replaces them.
 /// - A stream that throws keeps the elements received so far; the error is in `snapshot`, and the query's
 ///   retry policy restarts the stream.
-/// - It is a query of its key: consumers, invalidation (which restarts the stream while observed), garbage
+/// - It is a query of its key: consumers, invalidation (which opens a finished stream again while observed), garbage
 ///   collection and persistence apply.
 public final class StreamedQuery<Element: Sendable>: Sendable {
     private let query: Query<Void, [Element]>
-    private let registrar = ObservationRegistrar()
-    private let relay = Locked<Subscription?>(nil)
 
     /// Makes a streamed query over an `AsyncSequence`.
     ///
@@ -51,8 +47,6 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
             }
             return elements
         }
-        let relayed = query.snapshotPublisher.sink { [weak self] _ in self?.notifyObservers() }
-        relay.withLock { $0 = relayed }
     }
 
     /// Makes a streamed query over a publisher: each value is an element; its failure ends the stream with
@@ -76,14 +70,12 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
 
     /// Loading until the first element, then the elements so far.
     public var state: QueryState<[Element]> {
-        registrar.access(self, keyPath: \.snapshot)
-        return query.state
+        query.state
     }
 
     /// The full picture: elements, error, statuses (`isFetching` while the stream is open).
     public var snapshot: QuerySnapshot<[Element]> {
-        registrar.access(self, keyPath: \.snapshot)
-        return query.snapshot
+        query.snapshot
     }
 
     /// Every change of `state`, starting with the current one.
@@ -91,10 +83,26 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
         query.statePublisher
     }
 
+    /// The elements so far after each new element, starting with the current ones if there are.
+    public var valuePublisher: AnyPublisher<[Element], Never> {
+        query.valuePublisher
+    }
+
+    /// Every change of `snapshot`, starting with the current one.
+    public var snapshotPublisher: AnyPublisher<QuerySnapshot<[Element]>, Never> {
+        query.snapshotPublisher
+    }
+
     /// Cancels the running stream and opens a new one.
     public func refetch() {
         stop()
         query.refetch()
+    }
+
+    /// Marks the elements stale and, as `Query.invalidate()` refetches, opens the stream again; an open stream
+    /// is joined (as invalidation joins a fetch in flight), not restarted: `refetch()` restarts it.
+    public func invalidate() {
+        query.invalidate()
     }
 
     /// Closes the running stream; the elements received so far stay.
@@ -106,10 +114,6 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
     /// keeps data written meanwhile.
     private func stop() {
         query.cancel()
-    }
-
-    private func notifyObservers() {
-        registrar.notifyChange(of: self, at: \.snapshot)
     }
 }
 

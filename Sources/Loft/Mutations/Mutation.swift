@@ -1,5 +1,3 @@
-import Observation
-
 /// A change on the server (create, update, delete), with its state and the refresh of the queries it
 /// affects.
 ///
@@ -26,9 +24,10 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// The callbacks and retries.
     public let options: MutationOptions<Request, Response>
     private let fetcher: Fetcher
-    private let subject = CurrentValueSubject<QueryState<Response>, Never>(.idle)
-    private let latestCall = Locked<UInt64>(0)
-    private let registrar = ObservationRegistrar()
+    /// The latest call's number, and its state.
+    private let latest = Locked<(call: UInt64, state: QueryState<Response>)>((0, .idle))
+    private let view: DerivedView<Response>
+    private let observer: ViewObserver<Response>
 
     /// Makes a mutation.
     ///
@@ -44,7 +43,19 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.client = client
         self.options = options
         self.fetcher = fetcher
+        let idle = QuerySnapshot<Response>(key: Self.key, showing: .idle)
+        view = DerivedView(showing: idle, client: client)
+        observer = ViewObserver(showing: SnapshotBox(idle))
+        observer.follow(view.channel)
+        view.derive { [latest] in QuerySnapshot(key: Self.key, showing: latest.withLock { $0.state }) }
     }
+
+    deinit {
+        observer.close()
+    }
+
+    /// The key of a mutation's snapshots (a mutation has no cache entry).
+    private static var key: QueryKey { "mutation" }
 
     /// Makes a mutation whose request is a publisher (Pigeon's shape); its first value is the response.
     public convenience init(
@@ -60,13 +71,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// The state of the latest call.
     public var state: QueryState<Response> {
-        registrar.access(self, keyPath: \.state)
-        return subject.value
+        observer.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).state }
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        subject.eraseToAnyPublisher()
+        observer.statePublisher
+    }
+
+    /// Every response of a call that became the state, starting with the current one if there is one.
+    public var valuePublisher: AnyPublisher<Response, Never> {
+        observer.valuePublisher
     }
 
     /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator.
@@ -92,16 +107,16 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Puts the state back to `.idle`.
     public func reset() {
-        latestCall.withLock { $0 += 1 }
-        publish(.idle)
+        latest.withLock { $0 = ($0.call + 1, .idle) }
+        view.changed()
     }
 
     private func run(
         _ request: Request, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
     ) async throws -> Response {
-        let call = latestCall.withLock { latest in
-            latest += 1
-            return latest
+        let call = latest.withLock { latest in
+            latest.call += 1
+            return latest.call
         }
         client.mutationStarted()
         defer { client.mutationEnded() }
@@ -138,11 +153,14 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         }
     }
 
-    private func publish(_ state: QueryState<Response>, ifLatest call: UInt64? = nil) {
-        if let call, latestCall.withLock({ $0 }) != call { return }
-        registrar.willSet(self, keyPath: \.state)
-        subject.send(state)
-        registrar.didSet(self, keyPath: \.state)
+    /// Makes `state` the mutation's, unless a later call (or a reset) came since `call`.
+    private func publish(_ state: QueryState<Response>, ifLatest call: UInt64) {
+        let isLatest = latest.withLock { latest -> Bool in
+            guard latest.call == call else { return false }
+            latest.state = state
+            return true
+        }
+        if isLatest { view.changed() }
     }
 }
 

@@ -10,9 +10,9 @@
 ///   data turns stale); a new box is stored only when something an observer can see changed.
 /// - `select` and the projection run once per new data (per `dataVersion`), not again when a refetch returns
 ///   an equal value, and never under a lock.
-/// - `snapshots` sends every changed snapshot, `states` every changed `state`, `values` every new value (nil
-///   when the data goes: relays skip it); each is decided once per change, not per subscriber. Deliveries run
-///   on the client's delivery scheduler, in the order of the entry's changes.
+/// - What its `channel` sends (every changed snapshot, every changed `state`, every new value) is decided once
+///   per change, not per subscriber. Deliveries run on the client's delivery scheduler, in the order of the
+///   entry's changes.
 final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     struct Configuration: Sendable {
         let staleTime: StaleTime
@@ -24,19 +24,10 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     }
 
     let entry: QueryCacheEntry
-    let core: ViewCore
-    /// Every changed snapshot.
-    let snapshots: DirectSubject<SnapshotRelay<Value>>
-    /// Every snapshot whose `state` changed.
-    let states: DirectSubject<StateRelay<Value>>
-    /// Every new value; nil when the data went.
-    let values = DirectSubject<ValueRelay<Value>>(nil)
-    /// Tells the observation registrars of the observers that were read.
-    let changes = PassthroughSubject<Void, Never>()
+    /// What the view publishes, and its observers' relays listen to.
+    let channel: ViewChannel<Value>
     private let configuration: Configuration
     private let clock: any Scheduler
-    /// Where deliveries run; nil: at once, on the thread that changed the entry.
-    private let delivery: (any Scheduler)?
     private let memo: Locked<ViewMemo>
     /// Serialises the updates: one at a time, the last one after the last change.
     private let updates = CoalescedRun()
@@ -45,13 +36,9 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         self.entry = entry
         self.configuration = configuration
         clock = client.scheduler
-        delivery = client.deliveryScheduler is ImmediateScheduler ? nil : client.deliveryScheduler
-        let empty = QuerySnapshot<Value>.empty(key: entry.key)
-        let box = SnapshotBox(empty)
+        let box = SnapshotBox(QuerySnapshot<Value>.empty(key: entry.key))
         memo = Locked(ViewMemo(last: box))
-        core = ViewCore(box)
-        snapshots = DirectSubject(box)
-        states = DirectSubject(box)
+        channel = ViewChannel(box, client: client)
         // The entry holds the view strongly: `close()` (when the last observer leaves) removes it and breaks
         // the cycle. The first update makes the first snapshot.
         let link = entry.addListener(self)
@@ -68,7 +55,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     }
 
     var relayCount: Int {
-        snapshots.subscriberCount + states.subscriberCount + values.subscriberCount
+        channel.relayCount
     }
 
     func close() {
@@ -100,7 +87,8 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         guard let previous else { return }
         let last = unsafeDowncast(previous.last, to: SnapshotBox<Value>.self)
         let dataMoved = signature.dataMoved(from: previous.signature)
-        var sends = Sends(box: box, stateChanged: signature.stateCase != previous.signature.stateCase)
+        var sends = ViewChannel<Value>.Sends(
+            box: box, stateChanged: signature.stateCase != previous.signature.stateCase)
         if !sends.stateChanged, dataMoved || signature.stateCase == 2 {
             sends.stateChanged = !last.state.isSame(as: box.state)
         }
@@ -118,35 +106,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
             sends.value = .some(nil)
             memo.withLock { $0.holdsValue = false }
         }
-        core.store(box)
-        if let delivery {
-            delivery.schedule { [self, sends] in deliver(sends) }
-        } else {
-            deliver(sends)
-        }
-    }
-
-    /// What one change sends.
-    private struct Sends: Sendable {
-        let box: SnapshotBox<Value>
-        var stateChanged: Bool
-        var value: ValueBox<Value>?? = nil
-    }
-
-    private func deliver(_ sends: Sends) {
-        snapshots.send(sends.box)
-        if sends.stateChanged { states.send(sends.box) }
-        if let value = sends.value { values.send(value) }
-        changes.send(())
-    }
-
-    /// Whether an observer can tell `next` from `old`.
-    static func differ(_ old: QuerySnapshot<Value>, _ next: QuerySnapshot<Value>) -> Bool {
-        !old.state.isSame(as: next.state) || old.isPlaceholderData != next.isPlaceholderData || old.key != next.key
-            || old.status != next.status || old.fetchStatus != next.fetchStatus
-            || old.failureCount != next.failureCount || old.dataUpdatedAt != next.dataUpdatedAt
-            || old.isStale != next.isStale || (old.error == nil) != (next.error == nil)
-            || old.isRestored != next.isRestored
+        channel.publish(sends)
     }
 
     private func makeSnapshot(_ entry: EntrySnapshot, now: SchedulerInstant) -> QuerySnapshot<Value> {

@@ -12,6 +12,9 @@ import Observation
 /// }
 /// ```
 ///
+/// Loft's types all show their state through one component (a view of their state, made once per change and
+/// read by reference), so `state`, `statePublisher` and `valuePublisher` behave and cost the same on each.
+///
 /// **Behavior**
 /// - `state` is readable from any thread; reading it inside SwiftUI (or `withObservationTracking`) tracks it.
 /// - `statePublisher` sends the current state first, then every change, in order, on the client's delivery
@@ -25,9 +28,19 @@ public protocol ObservableQueryState<Value>: LoftObservable where Observed == Qu
 
     /// Every change of `state`, starting with the current one.
     var statePublisher: AnyPublisher<QueryState<Value>, Never> { get }
+
+    /// Every new value, starting with the current one if there is one. Default: the values of
+    /// `statePublisher`; Loft's types send each distinct value once, decided once per change for all
+    /// subscribers.
+    var valuePublisher: AnyPublisher<Value, Never> { get }
 }
 
 extension ObservableQueryState {
+    /// The values of `statePublisher`.
+    public var valuePublisher: AnyPublisher<Value, Never> {
+        statePublisher.compactMap(\.value).eraseToAnyPublisher()
+    }
+
     /// The observed value: `state`.
     public var observed: QueryState<Value> { state }
 

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// One subscriber of an observer's publisher, as the observer keeps it: connected to the channel of the view
-/// the observer follows, and moved to the next view when the observer's key or options change. The channel
-/// calls it as its own class (`DirectReceiver`), so a delivery is one method call.
+/// One subscriber of an observer's publisher, as the observer keeps it (`ViewObserver`): connected to the
+/// channel of the view the observer follows, and moved to the next view when the observer follows another. The
+/// channel calls it as its own class (`DirectReceiver`), so a delivery is one method call.
 protocol ViewRelay<Value>: DirectReceiver {
     associatedtype Value: Sendable
     /// What its downstream receives.
@@ -12,9 +12,9 @@ protocol ViewRelay<Value>: DirectReceiver {
     var downstream: ViewDownstream<Output> { get }
     /// Keeps the token of the channel it is now connected to.
     func attach(_ channel: Subscription)
-    /// Subscribes to `view`'s channel; the channel's replay of its current value is dropped when it shows the
-    /// same as `shown`, the snapshot the observer showed before (nil: always delivered).
-    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?)
+    /// Subscribes to its channel of `channel`; the channel's replay of its current value is dropped when it
+    /// shows the same as `shown`, the snapshot the observer showed before (nil: always delivered).
+    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?)
     /// Leaves the channel it is connected to (before it connects to the next one).
     func disconnect()
     /// Leaves the channel it is connected to, for good: it delivers nothing after this returns.
@@ -111,13 +111,13 @@ final class SnapshotRelay<Value: Sendable>: ViewRelay {
     func close() { link.close() }
     func attach(_ channel: Subscription) { link.attach(channel) }
 
-    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
         guard link.prepareConnection(replayOf: shown) else { return }
-        view.snapshots.subscribe(self)
+        channel.snapshots.subscribe(self)
     }
 
     func receive(_ box: SnapshotBox<Value>) {
-        guard link.admits(box, isSame: { !EntryView<Value>.differ($0.snapshot, $1.snapshot) }) else { return }
+        guard link.admits(box, isSame: { !ViewChannel<Value>.differ($0.snapshot, $1.snapshot) }) else { return }
         downstream.receive(box.snapshot)
     }
 }
@@ -136,9 +136,9 @@ final class StateRelay<Value: Sendable>: ViewRelay {
     func close() { link.close() }
     func attach(_ channel: Subscription) { link.attach(channel) }
 
-    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
         guard link.prepareConnection(replayOf: shown) else { return }
-        view.states.subscribe(self)
+        channel.states.subscribe(self)
     }
 
     func receive(_ box: SnapshotBox<Value>) {
@@ -164,9 +164,9 @@ final class ValueRelay<Value: Sendable>: ViewRelay {
         if let data = box.snapshot.data { downstream.receive(data) }
     }
 
-    func connect(to view: EntryView<Value>, shown: SnapshotBox<Value>?) {
+    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
         guard link.prepareConnection(replayOf: shown.flatMap { $0.snapshot.data }.map(ValueBox.init)) else { return }
-        view.values.subscribe(self)
+        channel.values.subscribe(self)
     }
 
     func receive(_ input: borrowing ValueBox<Value>?) {

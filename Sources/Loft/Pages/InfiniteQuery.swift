@@ -1,5 +1,3 @@
-import Observation
-
 /// A list fetched page by page (TanStack's infinite query): the pages and their parameters live in one cache
 /// entry as `InfiniteData`, and every rule of a plain query (dedupe, staleness, garbage collection, retry,
 /// invalidation by prefix, persistence) applies to it.
@@ -36,8 +34,6 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
 
     private let query: Query<InfiniteFetchDirection, InfiniteData<PageParam, Page>>
     private let loader: InfinitePageLoader<PageParam, Page>
-    private let registrar = ObservationRegistrar()
-    private let relay = Locked<Subscription?>(nil)
 
     /// Makes an infinite query.
     ///
@@ -87,8 +83,6 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
             return try await loader.load(direction, from: current ?? nil)
         }
         query.setCurrentRequest(.refetchAll)
-        let relayed = query.snapshotPublisher.sink { [weak self] _ in self?.notifyObservers() }
-        relay.withLock { $0 = relayed }
     }
 
     // MARK: - State
@@ -100,43 +94,46 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
 
     /// What to show: idle, loading, failed, or the pages (after `select`).
     public var state: QueryState<InfiniteData<PageParam, Page>> {
-        registrar.access(self, keyPath: \.snapshot)
-        return query.state
+        query.state
     }
 
     /// The full picture: pages, error, statuses, times, staleness.
     public var snapshot: QuerySnapshot<InfiniteData<PageParam, Page>> {
-        registrar.access(self, keyPath: \.snapshot)
-        return query.snapshot
+        query.snapshot
     }
 
     /// Whether `getNextPageParam` gives a parameter after the last stored page.
     public var hasNextPage: Bool {
-        registrar.access(self, keyPath: \.snapshot)
+        _ = query.observation.observer.trackedBox
         return loader.hasNextPage(storedData)
     }
 
     /// Whether `getPreviousPageParam` gives a parameter before the first stored page.
     public var hasPreviousPage: Bool {
-        registrar.access(self, keyPath: \.snapshot)
+        _ = query.observation.observer.trackedBox
         return loader.hasPreviousPage(storedData)
     }
 
     /// Whether the fetch in flight is loading the next page.
     public var isFetchingNextPage: Bool {
-        registrar.access(self, keyPath: \.snapshot)
+        _ = query.observation.observer.trackedBox
         return fetchDirection == .next
     }
 
     /// Whether the fetch in flight is loading the previous page.
     public var isFetchingPreviousPage: Bool {
-        registrar.access(self, keyPath: \.snapshot)
+        _ = query.observation.observer.trackedBox
         return fetchDirection == .previous
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<InfiniteData<PageParam, Page>>, Never> {
         query.statePublisher
+    }
+
+    /// Every new list of pages (after `select`), starting with the current one if there is one.
+    public var valuePublisher: AnyPublisher<InfiniteData<PageParam, Page>, Never> {
+        query.valuePublisher
     }
 
     /// Every change of the snapshot, starting with the current one.
@@ -188,10 +185,6 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
         guard let snapshot = query.client.existingEntry(for: query.key)?.snapshot, snapshot.fetchStatus == .fetching
         else { return nil }
         return snapshot.fetchMeta as? InfiniteFetchDirection
-    }
-
-    private func notifyObservers() {
-        registrar.notifyChange(of: self, at: \.snapshot)
     }
 }
 

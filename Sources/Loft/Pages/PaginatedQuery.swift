@@ -1,5 +1,3 @@
-import Observation
-
 /// A list loaded page by page in Pigeon's shape: `fetchNextPage()` adds the next page's items to `state`, and
 /// `refetch(request:)` starts again from the first page. Each page is cached under its own key
 /// (`key + request + page`), so revisiting a page within `staleTime` does not refetch it, and pages can be
@@ -27,7 +25,10 @@ import Observation
 /// - `refetch(request:)` drops the loaded pages and fetches the first page of `request` (explicitly, even
 ///   when fresh); a page fetch in flight for the old pages is left to finish into the cache.
 /// - Every page is a query of the client: dedupe, retry, invalidation by prefix and garbage collection apply
-///   to each.
+///   to each. `invalidate()` and `cancel()` act on every loaded page.
+/// - `snapshot` is the list's: the items as `data`, `isFetching` while any page loads, `isStale` when any
+///   page is, the last page's error and failure count (the first page's whole snapshot while it has nothing
+///   to show).
 /// - Observable; when released, its pages leave their cache entries.
 public final class PaginatedQuery<
     Request: Sendable, PageIdentifier: PaginatedQueryKey, Response: RangeReplaceableCollection & Sendable
@@ -59,8 +60,8 @@ public final class PaginatedQuery<
     private let cacheConfig: QueryCacheConfig?
     private let fetcher: Fetcher
     private let locked = Locked(State())
-    private let counter = ChangeCounter()
-    private let registrar = ObservationRegistrar()
+    private let view: DerivedView<Response>
+    private let observer: ViewObserver<Response>
 
     /// Makes a paginated query.
     ///
@@ -95,6 +96,14 @@ public final class PaginatedQuery<
         self.cacheConfig = cacheConfig
         self.client = client
         self.fetcher = fetcher
+        let empty = QuerySnapshot<Response>.empty(key: key)
+        view = DerivedView(showing: empty, client: client)
+        observer = ViewObserver(showing: SnapshotBox(empty))
+        observer.follow(view.channel)
+        view.derive { [weak self, locked] in
+            let pages = locked.withLock { $0.pages }
+            return self?.snapshot(of: pages) ?? empty
+        }
         if case .startImmediately(let request) = behavior {
             start(request, explicitly: false)
         }
@@ -123,47 +132,62 @@ public final class PaginatedQuery<
         }
     }
 
+    deinit {
+        observer.close()
+    }
+
     // MARK: - State
 
     /// What to show: the items of every loaded page in order, or the first page's loading or failure.
     public var state: QueryState<Response> {
-        registrar.access(self, keyPath: \.state)
-        return Self.state(of: pages)
+        observer.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).state }
+    }
+
+    /// The full picture of the list: its items, whether a page loads, staleness, the last page's error.
+    public var snapshot: QuerySnapshot<Response> {
+        observer.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).snapshot }
     }
 
     /// The last page asked for (the first page before any).
     public var currentPage: PageIdentifier {
-        registrar.access(self, keyPath: \.state)
+        _ = observer.trackedBox
         return pages.last?.identifier ?? firstPage
     }
 
     /// Whether there is a page after the last loaded one: false once a page came back empty or short.
     public var hasNextPage: Bool {
-        registrar.access(self, keyPath: \.state)
+        _ = observer.trackedBox
         guard let last = pages.last else { return true }
-        guard let items = last.query.snapshot.data else { return true }
+        guard let items = last.query.observation.snapshot.data else { return true }
         return !last.identifier.isLastPage(itemCount: items.count)
     }
 
     /// Whether a page after the first is loading.
     public var isFetchingNextPage: Bool {
-        registrar.access(self, keyPath: \.state)
+        _ = observer.trackedBox
         let pages = pages
-        return pages.count > 1 && pages.last?.query.snapshot.isFetching == true
+        return pages.count > 1 && pages.last?.query.observation.snapshot.isFetching == true
     }
 
     /// The error of the last page, if its fetch failed (the pages before it are still in `state`).
     public var error: (any Error)? {
-        registrar.access(self, keyPath: \.state)
-        return pages.last?.query.snapshot.error
+        _ = observer.trackedBox
+        return pages.last?.query.observation.snapshot.error
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        counter.changes
-            .compactMap { [weak self] _ in self.map { Self.state(of: $0.pages) } }
-            .removeDuplicates { $0.isSame(as: $1) }
-            .eraseToAnyPublisher()
+        observer.statePublisher
+    }
+
+    /// The items of every loaded page after each change of them, starting with the current ones if there are.
+    public var valuePublisher: AnyPublisher<Response, Never> {
+        observer.valuePublisher
+    }
+
+    /// Every change of `snapshot`, starting with the current one.
+    public var snapshotPublisher: AnyPublisher<QuerySnapshot<Response>, Never> {
+        observer.snapshots
     }
 
     // MARK: - Fetching
@@ -192,21 +216,51 @@ public final class PaginatedQuery<
         start(request, explicitly: true)
     }
 
+    /// Marks every loaded page stale and refetches them (each page's query, if enabled).
+    public func invalidate() {
+        for page in pages { page.query.invalidate() }
+    }
+
+    /// Cancels the page fetches in flight; each page goes back to what it was before its fetch.
+    public func cancel() {
+        for page in pages { page.query.cancel() }
+    }
+
     // MARK: - Actions
 
     private var pages: [Page] {
         locked.withLock { $0.pages }
     }
 
-    private static func state(of pages: [Page]) -> QueryState<Response> {
-        guard let first = pages.first else { return .idle }
-        let firstState = first.query.state
-        guard case .succeed(var items) = firstState else { return firstState }
-        for page in pages.dropFirst() {
-            guard let more = page.query.state.value else { break }
-            items.append(contentsOf: more)
+    /// The list's snapshot: the first page's while it has nothing to show, then the items of every page up
+    /// to the first one without data.
+    private func snapshot(of pages: [Page]) -> QuerySnapshot<Response> {
+        let key = locked.withLock { $0.request }.map { keyAdapter?(baseKey, $0) ?? baseKey } ?? baseKey
+        guard let first = pages.first else { return .empty(key: key) }
+        let head = first.query.observation.snapshot
+        guard var items = head.data else {
+            return QuerySnapshot(
+                key: key, data: nil, error: head.error, status: head.status, fetchStatus: head.fetchStatus,
+                dataUpdatedAt: nil, isStale: head.isStale, isPlaceholderData: false,
+                failureCount: head.failureCount, isRestored: head.isRestored)
         }
-        return .succeed(items)
+        var (last, showsAll, isStale, oldest) = (head, true, head.isStale, head.dataUpdatedAt)
+        var fetchStatus = head.fetchStatus
+        for page in pages.dropFirst() {
+            last = page.query.observation.snapshot
+            isStale = isStale || last.isStale
+            if last.fetchStatus == .fetching || fetchStatus == .idle { fetchStatus = last.fetchStatus }
+            guard showsAll, let more = last.data else {
+                showsAll = false
+                continue
+            }
+            items.append(contentsOf: more)
+            oldest = [oldest, last.dataUpdatedAt].compactMap { $0 }.min()
+        }
+        return QuerySnapshot(
+            key: key, data: items, error: last.error, status: .success, fetchStatus: fetchStatus,
+            dataUpdatedAt: oldest, isStale: isStale, isPlaceholderData: false, failureCount: last.failureCount,
+            isRestored: head.isRestored)
     }
 
     private func start(_ request: Request, explicitly: Bool) {
@@ -246,8 +300,7 @@ public final class PaginatedQuery<
     }
 
     private func changed() {
-        counter.bump()
-        registrar.notifyChange(of: self, at: \.state)
+        view.changed()
     }
 }
 

@@ -61,6 +61,22 @@ extension Query {
             observation.valuePublisher
         }
 
+        /// Every change of the snapshot, starting with the current one.
+        public var snapshotPublisher: AnyPublisher<QuerySnapshot<Value>, Never> {
+            observation.snapshots
+        }
+
+        /// Marks the observed key stale; the queries of the key refetch it (a consumer of a key only consumers
+        /// observe refetches with the last request made for it).
+        public func invalidate() {
+            observation.client.invalidateQueries(key, exact: true)
+        }
+
+        /// Cancels the observed key's fetch in flight; the state goes back to what it was before the fetch.
+        public func cancel() {
+            observation.client.cancelQueries(key, exact: true)
+        }
+
     }
 
     /// A view of this query's data through `select`, in another type; see `Selection`.

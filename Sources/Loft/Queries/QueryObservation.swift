@@ -1,6 +1,6 @@
 /// What one query, consumer or selection observes: the cache entry of its key, the typed view of that entry it
-/// follows (shared with the other observers of the entry that have the same type and options), and its
-/// publishers' subscribers, which follow it from view to view.
+/// follows (shared with the other observers of the entry that have the same type and options), shown through
+/// a `ViewObserver`, whose readers and subscribers follow it from view to view.
 ///
 /// It never copies the entry's state: every snapshot comes from the entry's, so a query and a consumer of one
 /// key always agree. A read of `value` costs a lock and a field read; a change of the entry is turned into a
@@ -27,14 +27,12 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         var previousData: (any Sendable)?
         /// Waiting for the next entry of the key after the current one was removed.
         var isOrphaned = false
-        var relays: [UInt64: any ViewRelay<Value>] = [:]
-        var nextRelayID: UInt64 = 0
-        /// Tells the registrar of the view's changes, once something read the value.
-        var tracking: Subscription?
     }
 
     let client: QueryClient
-    /// What the owner's `state` and `snapshot` read: a `SnapshotBox<Value>`.
+    /// What the owner's `state` and `snapshot` read, and its publishers' subscribers.
+    let observer: ViewObserver<Value>
+    /// What the owner's `state` and `snapshot` read: a `SnapshotBox<Value>` (the observer's).
     @usableFromInline let value: ObservedValue
     /// The projection to `Value`; nil when `Value` is `Source` itself (a query's and a consumer's).
     private let project: (@Sendable (Source) -> Value)?
@@ -48,8 +46,8 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         self.project = project
         let resolved = ResolvedQueryOptions(options, defaults: client.defaults(for: key))
         state = Locked(State(options: options, resolved: resolved, resolvedKey: key, key: key))
-        value = ObservedValue(SnapshotBox(QuerySnapshot<Value>.empty(key: key)))
-        value.onFirstRead { [weak self] in self?.track() }
+        observer = ViewObserver(showing: SnapshotBox(QuerySnapshot<Value>.empty(key: key)))
+        value = observer.value
     }
 
     /// Sets how the entry makes this observer refetch (a query's; a consumer has none).
@@ -111,7 +109,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             release(view, identity, of: attachment.entry)
             return
         }
-        follow(view)
+        observer.follow(view.channel)
         release(attachment.view, attachment.identity, of: attachment.entry)
     }
 
@@ -119,52 +117,22 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
 
     /// The current snapshot, without telling observation tracking.
     var snapshot: QuerySnapshot<Value> {
-        box.snapshot
-    }
-
-    private var box: SnapshotBox<Value> {
-        unsafeDowncast(value.currentBox, to: SnapshotBox<Value>.self)
+        observer.box.snapshot
     }
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
-        ViewPublisher { [self] downstream in add(SnapshotRelay(downstream)) }.eraseToAnyPublisher()
+        observer.snapshots
     }
 
     /// Every change of `state`, starting with the current one.
     var statePublisher: AnyPublisher<QueryState<Value>, Never> {
-        ViewPublisher { [self] downstream in add(StateRelay(downstream)) }.eraseToAnyPublisher()
+        observer.statePublisher
     }
 
     /// Every new value, starting with the current one if there is one.
     var valuePublisher: AnyPublisher<Value, Never> {
-        ViewPublisher { [self] downstream in add(ValueRelay(downstream)) }.eraseToAnyPublisher()
-    }
-
-    /// Keeps `relay`, hands its downstream the token that removes it, and connects it to the current view;
-    /// returns the token (a `sink`'s, which cancels when released).
-    private func add(_ relay: some ViewRelay<Value>) -> Subscription {
-        let (id, view) = state.withLock { state -> (UInt64, EntryView<Value>?) in
-            state.nextRelayID += 1
-            state.relays[state.nextRelayID] = relay
-            return (state.nextRelayID, state.attachment?.view)
-        }
-        let open = relay.downstream.open
-        let token = Subscription(cancelsOnRelease: open == nil) { [weak self] in
-            self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
-            relay.close()
-        }
-        open?(token)
-        guard var view else {
-            relay.show(box)
-            return token
-        }
-        // Connect to the view followed now, even if the observer moved to another one meanwhile.
-        while true {
-            relay.connect(to: view, shown: nil)
-            guard let current = state.withLock({ $0.attachment?.view }), current !== view else { return token }
-            view = current
-        }
+        observer.valuePublisher
     }
 
     // MARK: - Attaching
@@ -206,7 +174,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             release(view, identity, of: entry)
             return entry
         }
-        follow(view)
+        observer.follow(view.channel)
         return entry
     }
 
@@ -228,43 +196,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     /// The owner goes: every subscriber leaves its view.
     func close() {
         detach()
-        let (relays, tracking) = state.withLock { state in
-            defer {
-                state.relays = [:]
-                state.tracking = nil
-            }
-            return (state.relays.values, state.tracking)
-        }
-        for relay in relays { relay.close() }
-        tracking?.cancel()
-    }
-
-    /// Makes `view` the one this observer shows: the value reads from it, the subscribers and the registrar move
-    /// to it.
-    private func follow(_ view: EntryView<Value>) {
-        let shown = box
-        value.setSource(view.core)
-        let relays = state.withLock { Array($0.relays.values) }
-        for relay in relays {
-            relay.disconnect()
-            relay.connect(to: view, shown: shown)
-        }
-        if value.isRead {
-            track()
-            value.notifyChange()
-        }
-    }
-
-    /// Tells the registrar of every change of the current view.
-    private func track() {
-        guard let view = state.withLock({ $0.attachment?.view }) else { return }
-        let value = value
-        let tracking = view.changes.sink { value.notifyChange() }
-        let previous = state.withLock { state -> Subscription? in
-            defer { state.tracking = tracking }
-            return state.tracking
-        }
-        previous?.cancel()
+        observer.close()
     }
 
     /// The view `entry` shares for this observer's type and options, or one of its own when `select`,

@@ -80,6 +80,22 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
             isPlaceholderData: false, failureCount: 0)
     }
 
+    /// A snapshot of `key` that shows `state`: its value as data, its error with the status `.error`, and
+    /// `.loading` as a fetch in flight. For what is not a cache entry (a mutation's latest call).
+    package init(key: QueryKey, showing state: QueryState<Value>) {
+        let (data, error, status, fetchStatus): (Value?, (any Error)?, QueryStatus, FetchStatus) =
+            switch state {
+            case .idle: (nil, nil, .pending, .idle)
+            case .loading: (nil, nil, .pending, .fetching)
+            case .failed(let error): (nil, error, .error, .idle)
+            case .succeed(let value): (value, nil, .success, .idle)
+            }
+        self.init(
+            key: key, data: data, error: error, status: status, fetchStatus: fetchStatus,
+            dataUpdatedAt: nil, isStale: false, isPlaceholderData: false,
+            failureCount: error == nil ? 0 : 1)
+    }
+
     /// This snapshot with other data (after `select`, or placeholder data).
     package func replacingData(_ data: Value?, isPlaceholder: Bool) -> QuerySnapshot<Value> {
         QuerySnapshot(

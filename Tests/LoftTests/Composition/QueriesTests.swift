@@ -44,6 +44,42 @@ import Testing
         #expect(combineCalls.withLock { $0 } == callsBefore + 2)
     }
 
+    @Test("invalidate, refetch and cancel act on every member; an equal combined result is not sent again")
+    func controlsActOnEveryMember() async {
+        let harness = Harness()
+        let calls = Locked<[QueryKey: Int]>([:])
+        func member(_ key: QueryKey) -> QueriesMember {
+            QueriesMember(key: key) { () async throws -> Int in
+                calls.withLock { $0[key, default: 0] += 1 }
+                return 1
+            }
+        }
+        let queries = Queries([member("a"), member("b")], client: harness.client) { results in
+            results.keys.compactMap { results.value(for: $0, as: Int.self) }.reduce(0, +)
+        }
+        await harness.client.waitUntilIdle()
+        let recorder = PublisherRecorder(queries.combinedPublisher)
+        queries.invalidate()
+        await harness.client.waitUntilIdle()
+        #expect(calls.withLock { $0 } == ["a": 2, "b": 2])
+        queries.refetch()
+        await harness.client.waitUntilIdle()
+        #expect(calls.withLock { $0 } == ["a": 3, "b": 3])
+        #expect(queries.combined == 2)
+        #expect(recorder.values == [2])
+
+        let hanging = ScriptedFetcher<Void, Int>(.hang())
+        let slow = Queries([QueriesMember(key: "slow") { try await hanging.fetch(()) }], client: harness.client) {
+            $0.isPending
+        }
+        await hanging.waitForCalls(1)
+        #expect(harness.client.existingEntry(for: "slow")?.snapshot.fetchStatus == .fetching)
+        slow.cancel()
+        await harness.client.waitUntilIdle()
+        #expect(harness.client.existingEntry(for: "slow")?.snapshot.fetchStatus == .idle)
+        #expect(slow.combined)
+    }
+
     @Test("setMembers reuses members by key, starts new ones, and releases the rest")
     func membersByKey() async {
         let harness = Harness()

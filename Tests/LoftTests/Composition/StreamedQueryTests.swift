@@ -110,6 +110,24 @@ struct StreamFixture {
         #expect(source.openCount == 2)
     }
 
+    @Test("invalidate opens a finished stream again; valuePublisher sends the elements after each new one")
+    func invalidateReopens() async {
+        let fixture = await StreamFixture.opened()
+        let (harness, source, log) = (fixture.harness, fixture.source, fixture.log)
+        let values = PublisherRecorder(log.valuePublisher)
+        await fixture.send("a", on: 0)
+        source.finish(0)
+        await harness.client.waitUntilIdle()
+        log.invalidate()
+        await source.waitUntilOpened(2)
+        await fixture.send("b", on: 1)
+        source.finish(1)
+        await harness.client.waitUntilIdle()
+        #expect(source.openCount == 2)
+        #expect(log.state.value == ["b"])
+        #expect(values.values == [["a"], ["b"]])
+    }
+
     @Test("a stream that throws keeps its elements and exposes the error; cancel keeps them too")
     func failureKeepsElements() async {
         let fixture = await StreamFixture.opened()

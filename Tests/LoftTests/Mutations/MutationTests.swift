@@ -66,6 +66,34 @@ import Testing
         #expect(harness.client.isMutating() == 0)
     }
 
+    @Test("with overlapping calls the state follows the latest; reset shows idle and drops the calls before it")
+    func latestCallWins() async throws {
+        let harness = Harness()
+        let first = ScriptedFetcher<Int, Int>(.hang())
+        let later = ScriptedFetcher<Int, Int>(.hang())
+        let mutation = Mutation<Int, Int>(client: harness.client) { request in
+            request == 1 ? try await first.fetch(request) : try await later.fetch(request)
+        }
+        let values = PublisherRecorder(mutation.valuePublisher)
+        let states = PublisherRecorder(mutation.statePublisher.map { "\($0)" })
+        mutation.execute(with: 1)
+        await first.waitForCalls(1)
+        mutation.execute(with: 2)
+        await later.waitForCalls(1)
+        later.release(returning: 20)
+        first.release(returning: 10)
+        await harness.client.waitUntilIdle()
+        #expect(mutation.state.value == 20)
+        mutation.execute(with: 3)
+        await later.waitForCalls(2)
+        mutation.reset()
+        later.release(returning: 30)
+        await harness.client.waitUntilIdle()
+        #expect(mutation.state.value == nil)
+        #expect(values.values == [20])
+        #expect(states.values == ["idle", "loading", "succeed(20)", "loading", "idle"])
+    }
+
     @Test("invalidate(key, .lastData) refetches the matching active queries with the request they last used")
     func invalidateLastData() async {
         let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600)))

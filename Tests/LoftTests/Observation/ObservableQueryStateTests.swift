@@ -73,4 +73,82 @@ import Testing
         #expect(await mutation.firstState { $0.value != nil }.value == 40)
         #expect(await query.firstState { $0.value != nil }.value == 7)
     }
+
+    /// Checks that `change` reaches `source`'s state, its two publishers (each value once) and Observation.
+    private static func expectChange<Source: ObservableQueryState>(
+        of source: Source, to expected: String, in harness: Harness,
+        sourceLocation: SourceLocation = #_sourceLocation, _ change: () async throws -> Void
+    ) async throws where Source.Value: Equatable {
+        let tracked = Locked(false)
+        withObservationTracking {
+            _ = source.state
+        } onChange: {
+            tracked.withLock { $0 = true }
+        }
+        let states = PublisherRecorder(source.statePublisher)
+        let values = PublisherRecorder(source.valuePublisher)
+        #expect(values.values.isEmpty, sourceLocation: sourceLocation)
+        try await change()
+        let shown = await source.firstState { $0.value.map { "\($0)" } == expected }
+        await harness.client.waitUntilIdle()
+        #expect(shown.value.map { "\($0)" } == expected, sourceLocation: sourceLocation)
+        #expect(tracked.withLock { $0 }, sourceLocation: sourceLocation)
+        #expect(states.values.first?.value == nil, sourceLocation: sourceLocation)
+        #expect(states.values.last?.value.map { "\($0)" } == expected, sourceLocation: sourceLocation)
+        #expect(values.values.map { "\($0)" } == [expected], sourceLocation: sourceLocation)
+        // Reading again changes nothing, and a new subscriber gets the value at once.
+        #expect(source.state.value.map { "\($0)" } == expected, sourceLocation: sourceLocation)
+        #expect(PublisherRecorder(source.valuePublisher).values.map { "\($0)" } == [expected])
+    }
+
+    @Test("every observable type shows a change the same way: its state, statePublisher, valuePublisher, Observation")
+    func everyTypeShowsAChangeTheSameWay() async throws {
+        let harness = Harness()
+        let client = harness.client
+        let query = Query<Void, Int>(key: "n", client: client) { 1 }
+        try await Self.expectChange(of: query, to: "1", in: harness) { query.refetch() }
+        let consumer = Query<Void, Int>.Consumer(key: "c", client: client)
+        try await Self.expectChange(of: consumer, to: "2", in: harness) { client.setQueryData(2, for: "c") }
+        let tens = Query<Void, Int>(key: "t", client: client) { 3 }.select { $0 * 10 }
+        try await Self.expectChange(of: tens, to: "30", in: harness) { client.setQueryData(3, for: "t") }
+        let feed = InfiniteQuery<Int, Int>(
+            key: "feed", initialPageParam: 0, getNextPageParam: { _, _, last, _ in last + 1 }, client: client
+        ) { page in page + 40 }
+        try await Self.expectChange(
+            of: feed, to: "\(InfiniteData(pages: [40], pageParams: [0]))", in: harness
+        ) { feed.fetchNextPage() }
+        let pages = PaginatedQuery<Void, NumericPaginatedQueryKey, [Int]>(
+            key: "pages", firstPage: NumericPaginatedQueryKey(current: 5), client: client
+        ) { _, page in [page.current] }
+        try await Self.expectChange(of: pages, to: "[5]", in: harness) { pages.refetch() }
+        let stream = StreamedQuery<Int>(key: "stream", client: client) {
+            AsyncStream { continuation in
+                continuation.yield(6)
+                continuation.finish()
+            }
+        }
+        try await Self.expectChange(of: stream, to: "[6]", in: harness) { stream.refetch() }
+        let mutation = Mutation<Int, Int>(client: client) { $0 + 1 }
+        try await Self.expectChange(of: mutation, to: "7", in: harness) { _ = try await mutation.mutate(6) }
+    }
+
+    @Test("a consumer invalidates and cancels its key as its query would, and publishes its snapshots")
+    func consumerControlsItsKey() async {
+        let harness = Harness()
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .hang())
+        let query = Query<Void, Int>(key: "k", behavior: .startImmediately(()), client: harness.client) {
+            try await fetcher.fetch(())
+        }
+        await harness.client.waitUntilIdle()
+        let consumer = Query<Void, Int>.Consumer(key: "k", client: harness.client)
+        let snapshots = PublisherRecorder(consumer.snapshotPublisher)
+        consumer.invalidate()
+        await fetcher.waitForCalls(2)
+        #expect(consumer.snapshot.isFetching)
+        consumer.cancel()
+        await harness.client.waitUntilIdle()
+        #expect(!query.snapshot.isFetching)
+        #expect(consumer.state.value == 1)
+        #expect(snapshots.values.map(\.isFetching) == [false, true, false])
+    }
 }

@@ -38,6 +38,59 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
         )
     }
 
+    /// A listing of "open" items with its first two pages loaded.
+    func twoPagesLoaded(_ harness: Harness, _ server: ItemServer) async -> Listing {
+        let items = listing(harness, server)
+        await harness.client.waitUntilIdle()
+        items.fetchNextPage()
+        await harness.client.waitUntilIdle()
+        return items
+    }
+
+    @Test("the list's snapshot and valuePublisher show every loaded page; invalidate refetches every page")
+    func listSnapshotAndInvalidate() async {
+        let harness = Harness()
+        let server = ItemServer(total: 7)
+        let items = await twoPagesLoaded(harness, server)
+        let values = PublisherRecorder(items.valuePublisher)
+        let snapshots = PublisherRecorder(items.snapshotPublisher)
+        let snapshot = items.snapshot
+        #expect(snapshot.key == QueryKey("items").appending(.string("open")))
+        #expect(snapshot.data == [0, 1, 2, 3, 4, 5])
+        #expect(snapshot.status == .success)
+        #expect(!snapshot.isFetching)
+        #expect(snapshot.dataUpdatedAt != nil)
+        #expect(values.values == [[0, 1, 2, 3, 4, 5]])
+
+        items.invalidate()
+        #expect(items.snapshot.isFetching)
+        await harness.client.waitUntilIdle()
+        #expect(server.requested == ["open@0", "open@3", "open@0", "open@3"])
+        // The refetched pages are equal: no new value, but the fetch showed in the snapshots.
+        #expect(values.values == [[0, 1, 2, 3, 4, 5]])
+        #expect(snapshots.values.contains { $0.isFetching })
+        #expect(snapshots.values.last?.isFetching == false)
+    }
+
+    @Test("cancel stops the page fetch in flight; the pages before it stay, and the list is not fetching")
+    func cancelStopsThePageInFlight() async {
+        let harness = Harness()
+        let second = ScriptedFetcher<Int, [Int]>(.hang())
+        let items = listing(harness, ItemServer(total: 0)) { _, page in
+            page.offset == 0 ? [0, 1, 2] : try await second.fetch(page.offset)
+        }
+        await harness.client.waitUntilIdle()
+        items.fetchNextPage()
+        await second.waitForCalls(1)
+        #expect(items.snapshot.isFetching)
+        #expect(items.isFetchingNextPage)
+        items.cancel()
+        await harness.client.waitUntilIdle()
+        #expect(!items.snapshot.isFetching)
+        #expect(items.state.value == [0, 1, 2])
+        #expect(!items.isFetchingNextPage)
+    }
+
     @Test("pages accumulate in order; a short page ends the list")
     func accumulates() async {
         let harness = Harness()
@@ -133,10 +186,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
     func refetchResets() async {
         let harness = Harness()
         let server = ItemServer(total: 9)
-        let items = listing(harness, server)
-        await harness.client.waitUntilIdle()
-        items.fetchNextPage()
-        await harness.client.waitUntilIdle()
+        let items = await twoPagesLoaded(harness, server)
         let recorder = PublisherRecorder(items.statePublisher)
         items.refetch(request: "closed")
         await harness.client.waitUntilIdle()

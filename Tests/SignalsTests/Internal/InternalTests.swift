@@ -76,23 +76,3 @@ import Testing
         #expect(list.remove(id: 2) == 2)
     }
 }
-
-@Suite struct OrderedSubjectTests {
-    @Test("values enqueued under an owner's lock from many threads arrive in the order they were enqueued")
-    func order() {
-        let counter = Locked(0)
-        let ordered = OrderedSubject(0)
-        let recorder = ordered.subject.record()
-        concurrently(4) { _ in
-            for _ in 0..<1_000 {
-                let mustDrain = counter.withLock { count -> Bool in
-                    count += 1
-                    return ordered.enqueue(count)
-                }
-                if mustDrain { ordered.drain() }
-            }
-        }
-        #expect(recorder.values == Array(0...4_000))
-        #expect(ordered.subject.value == 4_000)
-    }
-}

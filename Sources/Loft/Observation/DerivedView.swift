@@ -1,0 +1,74 @@
+/// A view whose snapshot its owner derives from state of its own, for the observable types that show more (or
+/// other) than one cache entry: `PaginatedQuery` (its pages' queries), `Queries` (its members' combined
+/// result), `Mutation` (its latest call). The owner's `ViewObserver` follows it as a query's follows an
+/// `EntryView`, so reads, publishers and Observation behave the same on every type.
+///
+/// **Behavior**
+/// - `changed()` remakes the snapshot with the closure given to `derive(_:)` and publishes it when an observer
+///   can tell it from the last one; a new value is published only when it is not equal to the last one.
+/// - Remakes run one at a time, never under a lock: a change during a remake (from another thread, or from a
+///   subscriber's callback) makes one more, so the last remake always follows the last change.
+/// - Until `derive(_:)` is called, it shows the snapshot it was made with.
+final class DerivedView<Value: Sendable>: Sendable {
+    /// What the view publishes, and its observers' relays listen to.
+    let channel: ViewChannel<Value>
+    private let source = Locked<(@Sendable () -> QuerySnapshot<Value>)?>(nil)
+    private let memo: Locked<DerivedMemo>
+    private let updates = CoalescedRun()
+
+    /// A view showing `initial` until `derive(_:)` is called.
+    init(showing initial: QuerySnapshot<Value>, client: QueryClient) {
+        let box = SnapshotBox(initial)
+        memo = Locked(DerivedMemo(last: box))
+        channel = ViewChannel(box, client: client)
+    }
+
+    /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now.
+    func derive(_ make: @escaping @Sendable () -> QuerySnapshot<Value>) {
+        source.withLock { $0 = make }
+        changed()
+    }
+
+    /// What the snapshot is made from changed: remakes it, and publishes what changed.
+    func changed() {
+        updates.run { update() }
+    }
+
+    private func update() {
+        guard let make = source.withLock({ $0 }) else { return }
+        let next = make()
+        let memo = memo.withLock { $0 }
+        let last = unsafeDowncast(memo.last, to: SnapshotBox<Value>.self)
+        let box = SnapshotBox(next)
+        var sends = ViewChannel<Value>.Sends(box: box, stateChanged: !last.state.isSame(as: box.state))
+        var kept = memo
+        if let value = next.data {
+            let lastValue = memo.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }
+            if !memo.holdsValue || !areEqual(lastValue, value) {
+                let valueBox = ValueBox(value)
+                sends.value = .some(valueBox)
+                kept.lastValue = valueBox
+                kept.holdsValue = true
+            }
+        } else if memo.holdsValue {
+            sends.value = .some(nil)
+            kept.holdsValue = false
+        }
+        guard sends.stateChanged || sends.value != nil || ViewChannel<Value>.differ(last.snapshot, next) else {
+            return
+        }
+        kept.last = box
+        self.memo.withLock { $0 = kept }
+        channel.publish(sends)
+    }
+}
+
+/// What a `DerivedView` remembers between changes; not generic, so that taking its lock looks up no metadata.
+private struct DerivedMemo: Sendable {
+    /// The last snapshot's box (a `SnapshotBox<Value>`).
+    var last: AnyObject & Sendable
+    /// The last value `values` sent (a `ValueBox<Value>`), and whether the channel holds it (false after the
+    /// data went).
+    var lastValue: (AnyObject & Sendable)?
+    var holdsValue = false
+}
