@@ -11,6 +11,10 @@ import Loft
 /// - `fan-out`: one `setQueryData` reaching 10,000 consumers subscribed with `valuePublisher.sink`, 20 times;
 ///   per observer reached.
 /// - `focus`: `setFocused(true)` with 10,000 active queries of which 100 are stale, 5 times; per call.
+/// - `cache-hit`: `getQueryData` of a present key among 1,000, 100,000 times; per read. `cache-hit-baseline`:
+///   (d)'s baseline, a locked `Dictionary<QueryKey, Int>` lookup, as many times.
+/// - `subject-send`: (a), one `send` to 10,000 sinks, 20 times; per subscriber reached.
+/// - `subscribe-cancel`: (c), a `sink` and its `cancel` beside 10,000 sinks, 10,000 times; per pair.
 func instructionProbe(_ name: String) {
     switch name {
     case "state-read":
@@ -45,8 +49,44 @@ func instructionProbe(_ name: String) {
             fleet.checkRefetched()
         }
         print("operations \(calls)")
+    case "cache-hit", "cache-hit-baseline":
+        let keys = (0..<1_000).map { QueryKey("item", $0) }
+        let (key, reads, counter) = (keys[500], 100_000, Counter())
+        if name == "cache-hit" {
+            let client = QueryClient()
+            for (index, key) in keys.enumerated() { client.setQueryData(index, for: key) }
+            countedRegion {
+                for _ in 0..<reads where (try? client.getQueryData(key, as: Int.self)) == 500 { counter.bump() }
+            }
+        } else {
+            let dictionary = Locked(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }))
+            countedRegion {
+                for _ in 0..<reads where dictionary.withLock({ $0[key] }) == 500 { counter.bump() }
+            }
+        }
+        precondition(counter.value == reads, "every read hit the cache and saw the value")
+        print("operations \(reads)")
+    case "subject-send":
+        let (subject, counter) = (PassthroughSubject<Int, Never>(), Counter())
+        let subscriptions = (0..<10_000).map { _ in subject.sink { _ in counter.bump() } }
+        countedRegion {
+            for value in 0..<20 { subject.send(value) }
+        }
+        precondition(counter.value == 200_000, "every subscriber got every value")
+        withExtendedLifetime(subscriptions) {}
+        print("operations 200000")
+    case "subscribe-cancel":
+        let subject = PassthroughSubject<Int, Never>()
+        let existing = (0..<10_000).map { _ in subject.sink { _ in } }
+        countedRegion {
+            for _ in 0..<10_000 { subject.sink { _ in }.cancel() }
+        }
+        precondition(subject.subscriberCount == existing.count, "the 10,000 stayed subscribed")
+        print("operations 10000")
     default:
-        print("unknown probe \(name): state-read, fan-out or focus")
+        print(
+            "unknown probe \(name): state-read, fan-out, focus, cache-hit, cache-hit-baseline, subject-send or subscribe-cancel"
+        )
         exit(2)
     }
 }

@@ -128,6 +128,7 @@ public final class QueryClient: Sendable {
     }
 
     /// The entry of `key` if there is one.
+    @usableFromInline
     package func existingEntry(for key: QueryKey) -> QueryCacheEntry? {
         state.withLock { $0.entries[key] }
     }
@@ -185,8 +186,11 @@ public final class QueryClient: Sendable {
     /// The cached data of `key` as a `T`, or nil when there is none.
     ///
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
+    @inlinable
     public func getQueryData<T: Sendable>(_ key: QueryKey, as type: T.Type = T.self) throws -> T? {
         guard let data = existingEntry(for: key)?.data else { return nil }
+        // Inlined, the cast is made with the caller's type: no generic metadata is looked up per read.
+        if let typed = data as? T { return typed }
         return try cast(data, to: T.self, key: key)
     }
 

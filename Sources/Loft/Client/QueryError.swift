@@ -31,6 +31,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// `value` as a `T` (hydrated JSON is decoded), or `QueryError.typeMismatch` naming both types: the one way
 /// Loft reads a type-erased cached value.
+@usableFromInline
 package func cast<T>(_ value: any Sendable, to type: T.Type, key: QueryKey) throws -> T {
     if let typed = value as? T { return typed }
     if let hydrated = value as? HydratedValue {

@@ -17,13 +17,29 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
             self.subscriber = subscriber
         }
 
+        /// Delivers `value`; the subscriber is called in place (the existential is not copied out of the box).
+        @inlinable
+        func receive(_ value: Output) {
+            subscriber.receive(value)
+        }
+
         @usableFromInline
         func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit)
         {
             subscriber.receive(subscription: token)
-            if let value = replay as? Output, conduit.isActive {
-                subscriber.receive(value)
-            }
+            // The casts live in functions of their own, called only when there is something to cast: in this
+            // unspecialised code, each looks up the metadata of an optional of its type.
+            if let replay { self.replay(replay, conduit) }
+            if let completion { self.complete(completion, conduit) }
+        }
+
+        @inline(never)
+        private func replay(_ replay: any Sendable, _ conduit: SubjectConduit) {
+            if let value = replay as? Output, conduit.isActive { subscriber.receive(value) }
+        }
+
+        @inline(never)
+        private func complete(_ completion: any Sendable, _ conduit: SubjectConduit) {
             if let completion = completion as? Completion<Failure>, conduit.deactivate() {
                 subscriber.receive(completion: completion)
             }
@@ -83,7 +99,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
     static func deliver(_ value: Output, to snapshot: [SubjectConduit?]) {
         for conduit in snapshot {
             guard let conduit, conduit.isActive else { continue }
-            unsafeDowncast(conduit.box, to: Box.self).subscriber.receive(value)
+            unsafeDowncast(conduit.box, to: Box.self).receive(value)
         }
     }
 

@@ -9,6 +9,7 @@ import Synchronization
 ///   collection, staleness timers, persistence policies) is the machine's; this type decides nothing.
 /// - Every change is told to the entry's listeners (its views) after the lock is released; no lock is held
 ///   while observers, fetchers, user closures or continuations run.
+@usableFromInline
 package final class QueryCacheEntry: Sendable {
     private struct Storage: Sendable {
         var machine: EntryStateMachine
@@ -65,6 +66,7 @@ package final class QueryCacheEntry: Sendable {
     }
 
     /// The data alone: a cache-hit read copies nothing else.
+    @usableFromInline
     package var data: (any Sendable)? {
         storage.withLock { $0.machine.snapshot.data }
     }
