@@ -7,7 +7,7 @@ import Foundation
 //     swift run -c release Benchmarks --quick    # a tenth of the work (CI proves the scenarios run)
 //     swift run -c release Benchmarks --check    # exit 1 when a target is missed
 //     swift run -c release Benchmarks --only b   # scenario (b); `--only abd` runs (a), (b) and (d)
-//     bash .ci/instruction-counts                 # instructions per state read and per observer reached
+//     bash .ci/instruction-counts                 # instructions of the most repeated operations (see README)
 
 let arguments = CommandLine.arguments
 if let flag = arguments.firstIndex(of: "--memory-probe"), arguments.indices.contains(flag + 1),
