@@ -140,23 +140,42 @@ extension QueryKey {
 }
 
 extension QueryKey.Part: Codable {
-    private enum TaggedKey: String, CodingKey {
+    private enum TaggedKey: String, CodingKey, CaseIterable {
         case double
         case uuid
+        case dictionary
     }
 
+    /// Any key of an object, to count them.
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        init?(intValue: Int) {
+            nil
+        }
+    }
+
+    /// How a double that JSON has no number for is written inside its tag.
+    private static let nonFiniteDoubles: [String: Double] = ["nan": .nan, "+inf": .infinity, "-inf": -.infinity]
+
     /// Strings, integers, booleans and dictionaries are plain JSON; doubles and UUIDs are tagged
-    /// (`{"double": 1.5}`, `{"uuid": "…"}`) so that they decode back to the same part.
+    /// (`{"double": 1.5}`, `{"uuid": "…"}`), and so is a dictionary whose only key is one of the tags
+    /// (`{"dictionary": {"double": 1}}`), so that every part decodes back to exactly the part encoded and two
+    /// different parts never encode alike. A double that JSON cannot write is the string `"nan"`, `"+inf"` or
+    /// `"-inf"` in its tag; `-0.0` is written as `0`, the part it equals.
     public init(from decoder: any Decoder) throws {
-        if let tagged = try? decoder.container(keyedBy: TaggedKey.self), tagged.allKeys.count == 1 {
-            if let value = try? tagged.decode(Double.self, forKey: .double) {
-                self = .double(value)
-                return
-            }
-            if let value = try? tagged.decode(UUID.self, forKey: .uuid) {
-                self = .uuid(value)
-                return
-            }
+        // A tag is an object with exactly one key (`allKeys` of a `TaggedKey` container would skip the others).
+        if let object = try? decoder.container(keyedBy: AnyKey.self), object.allKeys.count == 1,
+            let tagged = try? decoder.container(keyedBy: TaggedKey.self), tagged.allKeys.count == 1,
+            let part = Self.decodeTagged(tagged)
+        {
+            self = part
+            return
         }
         let single = try decoder.singleValueContainer()
         if let value = try? single.decode(Bool.self) {
@@ -175,6 +194,20 @@ extension QueryKey.Part: Codable {
         }
     }
 
+    /// The part a one-key object with a tag's name holds; nil when the value does not fit the tag (an object
+    /// written by another encoder: it is then read as a plain dictionary).
+    private static func decodeTagged(_ tagged: KeyedDecodingContainer<TaggedKey>) -> QueryKey.Part? {
+        if let value = try? tagged.decode(Double.self, forKey: .double) { return .double(value) }
+        if let text = try? tagged.decode(String.self, forKey: .double), let value = nonFiniteDoubles[text] {
+            return .double(value)
+        }
+        if let value = try? tagged.decode(UUID.self, forKey: .uuid) { return .uuid(value) }
+        if let value = try? tagged.decode([String: QueryKey.Part].self, forKey: .dictionary) {
+            return .dictionary(value)
+        }
+        return nil
+    }
+
     /// Encodes the part; see `init(from:)` for the format.
     public func encode(to encoder: any Encoder) throws {
         switch self {
@@ -188,11 +221,23 @@ extension QueryKey.Part: Codable {
             var container = encoder.singleValueContainer()
             try container.encode(value)
         case .dictionary(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            // A lone key named like a tag would read back as that tag: wrap the dictionary in its own tag.
+            if value.count == 1, let name = value.keys.first, TaggedKey(rawValue: name) != nil {
+                var container = encoder.container(keyedBy: TaggedKey.self)
+                try container.encode(value, forKey: .dictionary)
+            } else {
+                var container = encoder.singleValueContainer()
+                try container.encode(value)
+            }
         case .double(let value):
             var container = encoder.container(keyedBy: TaggedKey.self)
-            try container.encode(value, forKey: .double)
+            if let name = Self.nonFiniteDoubles.first(where: { $0.value == value || (value.isNaN && $0.value.isNaN) })?
+                .key
+            {
+                try container.encode(name, forKey: .double)
+            } else {
+                try container.encode(value == 0 ? 0 : value, forKey: .double)
+            }
         case .uuid(let value):
             var container = encoder.container(keyedBy: TaggedKey.self)
             try container.encode(value, forKey: .uuid)

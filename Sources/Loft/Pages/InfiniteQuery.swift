@@ -85,6 +85,34 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
         query.setCurrentRequest(.refetchAll)
     }
 
+    /// Makes an infinite query whose fetcher returns a publisher (Pigeon's shape); its first value is the page.
+    ///
+    /// A publisher that finishes without a value fails the page fetch with `QueryError.emptyResponse`; one that
+    /// fails fails it with its error. The other parameters are those of the `async` initialiser.
+    public convenience init(
+        key: QueryKey,
+        initialPageParam: PageParam,
+        getNextPageParam: @escaping PageParamGetter,
+        getPreviousPageParam: PageParamGetter? = nil,
+        maxPages: Int? = nil,
+        behavior: QueryBehavior<Void> = .startWhenRequested,
+        pollingBehavior: PollingBehavior = .noPolling,
+        options: QueryOptions<InfiniteData<PageParam, Page>> = QueryOptions(),
+        cache: (any QueryCacheType)? = nil,
+        cacheConfig: QueryCacheConfig? = nil,
+        client: QueryClient = .shared,
+        fetcher: @escaping @Sendable (PageParam) -> AnyPublisher<Page, any Error>
+    ) {
+        self.init(
+            key: key, initialPageParam: initialPageParam, getNextPageParam: getNextPageParam,
+            getPreviousPageParam: getPreviousPageParam, maxPages: maxPages, behavior: behavior,
+            pollingBehavior: pollingBehavior, options: options, cache: cache, cacheConfig: cacheConfig, client: client
+        ) { param in
+            for try await page in fetcher(param).values { return page }
+            throw QueryError.emptyResponse(key: key)
+        }
+    }
+
     // MARK: - State
 
     /// The key of the list.

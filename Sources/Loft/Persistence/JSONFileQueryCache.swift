@@ -25,15 +25,21 @@
 /// - A key becomes a file name by a one-to-one escaping to `[a-z0-9-_]` (long keys are hashed, and the record
 ///   names its key), so no key escapes the directory and two keys never share a file.
 /// - A corrupt, truncated, empty or foreign record is reported as `CacheError.corruptEntry` when read and is
-///   otherwise ignored; the other records are unaffected, and the next save of that key replaces it. Files
-///   whose names are not record names are never read nor deleted (but `removeAll` deletes stale temporary
-///   files).
+///   otherwise ignored; the other records are unaffected, and the next save of that key replaces it. A record
+///   is checked to name the key it is read for: another key's record copied over its file is a `corruptEntry`,
+///   never another key's value. Files whose names are not record names are never read nor deleted; only the
+///   cache's own temporary files (a record's name, `.tmp-`, a process id and a counter) are deleted as such.
+/// - Only regular files are read: a symbolic link named like a record (even one into the directory, or a
+///   dangling one) is never followed, and a FIFO or a device is never opened in a way that waits; each is a
+///   `CacheError.readFailed`. A record larger than `maximumRecordBytes` (64 MiB) is neither written
+///   (`writeFailed`) nor read (`readFailed`).
 /// - A value saved by a type that no longer decodes it is reported as `CacheError.undecodableValue`.
 /// - With a `byteQuota`, a save that goes over it first deletes expired records, then the least recently used
 ///   (saved or read) until the total fits. The directory is scanned when the cache is made to know its size.
 /// - Write failures (read-only directory, no space, no permission) are thrown as `CacheError.writeFailed`;
 ///   the previous record stays intact. Making the cache never fails: a missing directory is created on the
-///   first save, and a failure to create it is that save's error.
+///   first save, and a failure to create it is that save's error. A directory removed while the cache is in
+///   use is created again by the next save, which then succeeds.
 /// - Thread-safe. Writes to the directory are serialised by one lock; encoding, decoding and reads run outside
 ///   it. One process should use a directory at a time (a second one would see the first's temporary files).
 public final class JSONFileQueryCache: QueryCacheType {
@@ -60,7 +66,14 @@ public final class JSONFileQueryCache: QueryCacheType {
         var bytes = 0
         var temporaryCounter: UInt64 = 0
         var hasDirectory = false
+        /// Bumped by every change of `records`: a read applies what it learnt of a file only when nothing
+        /// changed them since it began (a racing save or removal knows better).
+        var changes: UInt64 = 0
     }
+
+    /// The largest record, in bytes, that is written or read: 64 MiB. A larger file is not a record this
+    /// cache wrote; reading it whole could exhaust memory.
+    public static let maximumRecordBytes = 64 << 20
 
     /// The folder of the records.
     public let directory: URL
@@ -70,6 +83,8 @@ public final class JSONFileQueryCache: QueryCacheType {
     public let durability: Durability
     private let path: String
     private let fileSystem: any FileSystem
+    /// The largest record written or read (`maximumRecordBytes`; smaller in tests).
+    private let recordLimit: Int
     private let state = Locked(State())
 
     /// Makes a cache in `directory` (created when missing).
@@ -82,8 +97,12 @@ public final class JSONFileQueryCache: QueryCacheType {
         self.init(directory: directory, byteQuota: byteQuota, durability: durability, fileSystem: POSIXFileSystem())
     }
 
-    package init(directory: URL, byteQuota: Int?, durability: Durability = .flushed, fileSystem: any FileSystem) {
+    package init(
+        directory: URL, byteQuota: Int?, durability: Durability = .flushed, fileSystem: any FileSystem,
+        recordLimit: Int = maximumRecordBytes
+    ) {
         self.directory = directory
+        self.recordLimit = recordLimit
         self.byteQuota = byteQuota
         self.durability = durability
         self.fileSystem = fileSystem
@@ -104,6 +123,10 @@ public final class JSONFileQueryCache: QueryCacheType {
             format: CacheFileRecord<Value>.format, key: key, savedAt: savedAt, expiresAt: expiresAt,
             type: "\(Value.self)", value: value)
         let data = try CacheCoding.encode(record, key: key)
+        guard data.count <= recordLimit else {
+            throw .writeFailed(
+                path: path, reason: "a record of \(data.count) bytes is larger than \(recordLimit) bytes")
+        }
         if let byteQuota, data.count > byteQuota {
             throw .exceedsQuota(key: key, bytes: data.count, quota: byteQuota)
         }
@@ -119,10 +142,10 @@ public final class JSONFileQueryCache: QueryCacheType {
     public func get<Value: Decodable>(_ type: Value.Type, for key: QueryKey) throws(CacheError)
         -> CachedValue<Value>?
     {
-        let known = state.withLock { state -> String? in
-            guard let record = state.records[key] else { return nil }
+        let (known, start) = state.withLock { state -> (String?, UInt64) in
+            guard let record = state.records[key] else { return (nil, state.changes) }
             state.order.touch(key)
-            return record.name
+            return (record.name, state.changes)
         }
         var found: (name: String, data: Data)?
         if let known, let data = try read(known) {
@@ -131,7 +154,9 @@ public final class JSONFileQueryCache: QueryCacheType {
             found = try file(of: key)
         }
         guard let (name, data) = found else {
-            forget(key)
+            state.withLock { state in
+                if state.changes == start { drop(key, from: &state) }
+            }
             return nil
         }
         let decoded: CacheFileBody<Value>
@@ -146,16 +171,24 @@ public final class JSONFileQueryCache: QueryCacheType {
         guard decoded.format == CacheFileRecord<Value>.format else {
             throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(decoded.format)")
         }
-        remember(key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt))
+        guard decoded.key == key else {
+            throw .corruptEntry(key: key, path: filePath(name), reason: "the record is the one of \(decoded.key)")
+        }
+        remember(
+            key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt),
+            unlessChangedSince: start)
         return CachedValue(value: decoded.value, savedAt: decoded.savedAt)
     }
 
     /// When the record of `key` was saved (read from its file when not known yet).
     public func savedAt(forKey key: QueryKey) -> SchedulerInstant? {
-        if let known = state.withLock({ $0.records[key]?.savedAt }) { return known }
+        let (known, start) = state.withLock { ($0.records[key]?.savedAt, $0.changes) }
+        if let known { return known }
         guard let (name, data) = try? file(of: key), let header = try? header(of: data, name: name, key: key)
         else { return nil }
-        remember(key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt))
+        remember(
+            key, Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt),
+            unlessChangedSince: start)
         return header.savedAt
     }
 
@@ -182,12 +215,13 @@ public final class JSONFileQueryCache: QueryCacheType {
         let result = state.withLock { state -> Result<Void, CacheError> in
             var firstError: CacheError?
             let names = (try? fileSystem.contents(of: path)) ?? []
-            for name in names where CacheFileName.isRecord(name) || name.contains(CacheFileName.temporaryMarker) {
+            for name in names where CacheFileName.isRecord(name) || CacheFileName.isTemporary(name) {
                 do throws(CacheError) { try delete(name) } catch { firstError = firstError ?? error }
             }
-            let hasDirectory = state.hasDirectory
+            let (hasDirectory, changes) = (state.hasDirectory, state.changes)
             state = State()
             state.hasDirectory = hasDirectory
+            state.changes = changes + 1
             return firstError.map { .failure($0) } ?? .success(())
         }
         try result.get()
@@ -212,19 +246,31 @@ public final class JSONFileQueryCache: QueryCacheType {
         let key = record.key
         var name = state.records[key]?.name ?? ""
         if name.isEmpty { name = try freeName(for: key) }
-        state.temporaryCounter += 1
-        let temporary = name + CacheFileName.temporaryMarker + "\(getpid())-\(state.temporaryCounter)"
         do throws(FileSystemError) {
-            try fileSystem.writeAtomically(
-                data, to: filePath(name), temporaryPath: filePath(temporary), flushes: durability == .flushed)
+            do {
+                try writeFile(data, named: name, in: &state)
+            } catch  where error.code == ENOENT || error.code == ENOTDIR {
+                // The directory went (or a file took its place) since it was made: make it again, once.
+                state.hasDirectory = false
+                try fileSystem.createDirectory(path)
+                state.hasDirectory = true
+                try writeFile(data, named: name, in: &state)
+            }
         } catch {
-            if error.code == ENOENT { state.hasDirectory = false }
             throw .writeFailed(path: error.path, reason: error.reason)
         }
         Self.store(
             Record(name: name, bytes: data.count, savedAt: record.savedAt, expiresAt: record.expiresAt), for: key,
             in: &state)
         evict(keeping: key, now: record.savedAt, in: &state)
+    }
+
+    /// Writes `data` as the file `name` through a temporary file of this process.
+    private func writeFile(_ data: Data, named name: String, in state: inout State) throws(FileSystemError) {
+        state.temporaryCounter += 1
+        let temporary = name + CacheFileName.temporaryMarker + "\(getpid())-\(state.temporaryCounter)"
+        try fileSystem.writeAtomically(
+            data, to: filePath(name), temporaryPath: filePath(temporary), flushes: durability == .flushed)
     }
 
     /// Deletes expired records, then the least recently used, until the total fits the quota.
@@ -249,6 +295,7 @@ public final class JSONFileQueryCache: QueryCacheType {
         guard let old = state.records.removeValue(forKey: key) else { return }
         state.bytes -= old.bytes
         state.order.remove(key)
+        state.changes += 1
     }
 
     /// The file to write `key` to: its direct name, or for a long key the probe that holds it or the first free
@@ -274,13 +321,13 @@ public final class JSONFileQueryCache: QueryCacheType {
         }
         state.withLock { $0.hasDirectory = true }
         // Temporary files are left only by a process that died mid-write.
-        for name in names where name.contains(CacheFileName.temporaryMarker) {
+        for name in names where CacheFileName.isTemporary(name) {
             try? fileSystem.remove(filePath(name))
         }
         guard byteQuota != nil else { return }
         var found: [(key: QueryKey, record: Record)] = []
         for name in names where CacheFileName.isRecord(name) {
-            guard let data = try? fileSystem.read(filePath(name)),
+            guard let data = try? fileSystem.read(filePath(name), limit: recordLimit),
                 let header = try? JSONDecoder().decode(CacheFileHeader.self, from: data),
                 header.format == CacheFileRecord<Never>.format,
                 name.hasPrefix("h_") || CacheFileName.direct(header.key) == name
@@ -319,7 +366,7 @@ public final class JSONFileQueryCache: QueryCacheType {
 
     private func read(_ name: String) throws(CacheError) -> Data? {
         do throws(FileSystemError) {
-            return try fileSystem.read(filePath(name))
+            return try fileSystem.read(filePath(name), limit: recordLimit)
         } catch {
             throw .readFailed(path: error.path, reason: error.reason)
         }
@@ -347,8 +394,11 @@ public final class JSONFileQueryCache: QueryCacheType {
         return header
     }
 
-    private func remember(_ key: QueryKey, _ record: Record) {
-        state.withLock { state in Self.store(record, for: key, in: &state) }
+    /// Records what a read found of `key`'s file, unless the records changed since the read began (`start`).
+    private func remember(_ key: QueryKey, _ record: Record, unlessChangedSince start: UInt64) {
+        state.withLock { state in
+            if state.changes == start { Self.store(record, for: key, in: &state) }
+        }
     }
 
     /// Records (or replaces) what is known of `key`'s file, as the most recently used.
@@ -356,9 +406,6 @@ public final class JSONFileQueryCache: QueryCacheType {
         if let old = state.records.updateValue(record, forKey: key) { state.bytes -= old.bytes }
         state.bytes += record.bytes
         state.order.touch(key)
-    }
-
-    private func forget(_ key: QueryKey) {
-        state.withLock { state in drop(key, from: &state) }
+        state.changes += 1
     }
 }

@@ -46,6 +46,25 @@ extension Feed {
 }
 
 @Suite struct InfiniteQueryTests {
+    @Test("a publisher fetcher works as Pigeon's: its first value is the page; an empty one fails with a typed error")
+    func publisherFetcher() async {
+        let harness = Harness()
+        let feed = InfiniteQuery<Int, [Int]>(
+            key: "published", initialPageParam: 0, getNextPageParam: { _, _, last, _ in last + 1 },
+            behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client
+        ) { param in
+            param == 0
+                ? [[1, 2], [3]].publisher.setFailureType(to: (any Error).self).eraseToAnyPublisher()
+                : Empty().eraseToAnyPublisher()
+        }
+        await harness.client.waitUntilIdle()
+        #expect(feed.state.value?.pages == [[1, 2]])
+        feed.fetchNextPage()
+        await harness.client.waitUntilIdle()
+        #expect(feed.snapshot.error as? QueryError == .emptyResponse(key: "published"))
+        #expect(feed.state.value?.pages == [[1, 2]])
+    }
+
     @Test("pages and params stay aligned through next, previous and refetch")
     func aligned() async {
         let harness = Harness()

@@ -43,7 +43,7 @@ private struct CrashRecord: Codable {
         let folder = TemporaryDirectory()
         let keys = 3
         var generator = SystemRandomNumberGenerator()
-        for kill in 1...30 {
+        for attempt in 1...30 {
             let process = Process()
             process.executableURL = writer
             process.arguments = [folder.path, "\(keys)"]
@@ -60,18 +60,19 @@ private struct CrashRecord: Codable {
                 buffer.append(chunk)
                 seen = buffer.count(where: { $0 == UInt8(ascii: "\n") })
             }
-            #expect(seen >= 1, "kill \(kill): the writer never finished a round")
+            #expect(seen >= 1, "kill \(attempt): the writer never finished a round")
             // Then a random bit more, so the kill lands anywhere in a round: encoding, writing or renaming.
             spin(Int.random(in: 0..<2_000_000, using: &generator))
-            Glibc.kill(process.processIdentifier, SIGKILL)
+            // `kill` of Glibc or Darwin, whichever the platform has.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "kill \(kill): the writer stopped by itself")
+            #expect(process.terminationReason == .uncaughtSignal, "kill \(attempt): the writer stopped by itself")
 
             let cache = JSONFileQueryCache(directory: folder.url)
             for key in 0..<keys {
                 let record = try #require(
-                    try cache.get(CrashRecord.self, for: QueryKey("crash", key)), "kill \(kill), key \(key)")
-                #expect(record.value.isWhole, "kill \(kill), key \(key): a torn record")
+                    try cache.get(CrashRecord.self, for: QueryKey("crash", key)), "kill \(attempt), key \(key)")
+                #expect(record.value.isWhole, "kill \(attempt), key \(key): a torn record")
                 #expect(record.value.key == key)
                 #expect(Int(record.savedAt.secondsSinceEpoch) == record.value.round)
                 #expect(record.value.round >= 1)

@@ -27,8 +27,8 @@ final class FaultyFileSystem: FileSystem {
         try real.createDirectory(path)
     }
 
-    func read(_ path: String) throws(FileSystemError) -> Data? {
-        try real.read(path)
+    func read(_ path: String, limit: Int) throws(FileSystemError) -> Data? {
+        try real.read(path, limit: limit)
     }
 
     func writeAtomically(_ data: Data, to path: String, temporaryPath: String, flushes: Bool) throws(FileSystemError) {

@@ -53,6 +53,16 @@ package enum CacheFileName {
         return "h_" + hex(high, digits: 16) + hex(low, digits: 16) + "_\(probe)" + suffix
     }
 
+    /// Whether `name` is a temporary file of the cache: a record's name, the marker, then the writer's process
+    /// id and counter (`k_….json.tmp-123-4`). Nothing else is ever deleted as one.
+    package static func isTemporary(_ name: String) -> Bool {
+        guard let marker = name.firstRange(of: temporaryMarker) else { return false }
+        let record = String(name[..<marker.lowerBound])
+        let numbers = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        return isRecord(record) && numbers.count == 2
+            && numbers.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
+    }
+
     /// Whether `name` is one of the cache's record names (anything else in the directory is left alone).
     package static func isRecord(_ name: String) -> Bool {
         (name.hasPrefix("k_") || name.hasPrefix("h_")) && name.hasSuffix(suffix) && !name.contains(temporaryMarker)

@@ -28,10 +28,11 @@ package struct CacheFileHeader: Decodable {
     package var type: String
 }
 
-/// A record as read back under a direct (one-to-one) file name: the name already proves the key, so the key is
-/// not decoded again.
+/// A record as read back for a key: its key is checked against the one asked for (a file copied over another's
+/// name must not answer for it).
 package struct CacheFileBody<Value: Decodable>: Decodable {
     package var format: String
+    package var key: QueryKey
     package var savedAt: SchedulerInstant
     package var expiresAt: SchedulerInstant?
     package var value: Value

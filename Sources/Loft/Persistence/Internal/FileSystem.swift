@@ -22,14 +22,23 @@ package struct FileSystemError: Error, Sendable, Equatable {
         self.code = code
         reason = String(cString: strerror(code))
     }
+
+    /// A failure with a reason of its own (the file is there, but is not what a record can be).
+    package init(path: String, code: Int32, reason: String) {
+        self.path = path
+        self.code = code
+        self.reason = reason
+    }
 }
 
 /// The file operations `JSONFileQueryCache` needs, so that tests can inject failures (a full disk, a read-only
 /// volume) that a test machine cannot produce on demand.
 package protocol FileSystem: Sendable {
     func createDirectory(_ path: String) throws(FileSystemError)
-    /// The contents of `path`, or nil when it (or its directory) does not exist.
-    func read(_ path: String) throws(FileSystemError) -> Data?
+    /// The contents of `path`, or nil when it (or its directory) does not exist. Reads only a regular file of
+    /// at most `limit` bytes: a symbolic link is never followed, a special file (a FIFO, a device) is never
+    /// opened in a way that blocks; each is an error, as is a larger file.
+    func read(_ path: String, limit: Int) throws(FileSystemError) -> Data?
     /// Writes `data` to a new temporary file beside `path`, then renames it over `path`: a reader sees the old
     /// contents or the new, never a mix, even if the process dies at any moment. With `flushes`, the file is
     /// flushed to the disk (`fsync`) before the rename, so a power cut cannot leave a renamed but empty file.
@@ -55,14 +64,24 @@ package struct POSIXFileSystem: FileSystem {
         guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FileSystemError(path: path, code: ENOTDIR) }
     }
 
-    package func read(_ path: String) throws(FileSystemError) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    package func read(_ path: String, limit: Int) throws(FileSystemError) -> Data? {
+        // O_NOFOLLOW: a link (even a dangling one) fails with ELOOP instead of being followed; O_NONBLOCK: a FIFO
+        // opens at once instead of waiting for a writer (and is then refused as not a regular file).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             // No file, or no directory where one should be: nothing stored.
             if errno == ENOENT || errno == ENOTDIR { return nil }
+            if errno == ELOOP {
+                throw FileSystemError(path: path, code: ELOOP, reason: "a symbolic link, which is never followed")
+            }
             throw FileSystemError(path: path, code: errno)
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(path: path, code: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileSystemError(path: path, code: EINVAL, reason: "not a regular file")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -72,6 +91,10 @@ package struct POSIXFileSystem: FileSystem {
                 throw FileSystemError(path: path, code: errno)
             }
             if count == 0 { return data }
+            // Checked while reading: a file that grows after `fstat` is still cut off.
+            guard data.count + count <= limit else {
+                throw FileSystemError(path: path, code: EFBIG, reason: "larger than the limit of \(limit) bytes")
+            }
             data.append(contentsOf: chunk[0..<count])
         }
     }
