@@ -33,7 +33,10 @@
 ///   dangling one) is never followed, and a FIFO or a device is never opened in a way that waits; each is a
 ///   `CacheError.readFailed`. A record larger than `maximumRecordBytes` (64 MiB) is neither written
 ///   (`writeFailed`) nor read (`readFailed`).
-/// - A value saved by a type that no longer decodes it is reported as `CacheError.undecodableValue`.
+/// - A value saved by a type that no longer decodes it is reported as `CacheError.undecodableValue`. A record
+///   that a newer version of this cache wrote (format `loft-cache/2` and on) is a `corruptEntry` when read and
+///   is never replaced: a save of its key throws `writeFailed`, and the file stays for the version that reads
+///   it.
 /// - With a `byteQuota`, a save that goes over it first deletes expired records, then the least recently used
 ///   (saved or read) until the total fits. The directory is scanned when the cache is made to know its size.
 /// - Write failures (read-only directory, no space, no permission) are thrown as `CacheError.writeFailed`;
@@ -169,7 +172,8 @@ public final class JSONFileQueryCache: QueryCacheType {
                 reason: CacheCoding.summary(of: error))
         }
         guard decoded.format == CacheFileRecord<Value>.format else {
-            throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(decoded.format)")
+            throw .corruptEntry(
+                key: key, path: filePath(name), reason: CacheFileRecord<Never>.unreadableReason(decoded.format))
         }
         guard decoded.key == key else {
             throw .corruptEntry(key: key, path: filePath(name), reason: "the record is the one of \(decoded.key)")
@@ -245,7 +249,10 @@ public final class JSONFileQueryCache: QueryCacheType {
         }
         let key = record.key
         var name = state.records[key]?.name ?? ""
-        if name.isEmpty { name = try freeName(for: key) }
+        if name.isEmpty {
+            name = try freeName(for: key)
+            try keepNewerRecord(named: name)
+        }
         do throws(FileSystemError) {
             do {
                 try writeFile(data, named: name, in: &state)
@@ -263,6 +270,15 @@ public final class JSONFileQueryCache: QueryCacheType {
             Record(name: name, bytes: data.count, savedAt: record.savedAt, expiresAt: record.expiresAt), for: key,
             in: &state)
         evict(keeping: key, now: record.savedAt, in: &state)
+    }
+
+    /// Refuses to replace the file `name` when a newer version of the cache wrote it (the version that reads it
+    /// keeps it); anything else there (nothing, a record, a foreign or corrupt file) may be replaced.
+    private func keepNewerRecord(named name: String) throws(CacheError) {
+        guard let data = try? read(name), let header = try? JSONDecoder().decode(CacheFileHeader.self, from: data),
+            CacheFileRecord<Never>.isNewer(header.format)
+        else { return }
+        throw .writeFailed(path: filePath(name), reason: CacheFileRecord<Never>.unreadableReason(header.format))
     }
 
     /// Writes `data` as the file `name` through a temporary file of this process.
@@ -389,7 +405,8 @@ public final class JSONFileQueryCache: QueryCacheType {
             throw .corruptEntry(key: key, path: filePath(name), reason: CacheCoding.summary(of: error))
         }
         guard header.format == CacheFileRecord<Never>.format else {
-            throw .corruptEntry(key: key, path: filePath(name), reason: "unknown format \(header.format)")
+            throw .corruptEntry(
+                key: key, path: filePath(name), reason: CacheFileRecord<Never>.unreadableReason(header.format))
         }
         return header
     }

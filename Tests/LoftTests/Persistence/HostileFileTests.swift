@@ -131,6 +131,31 @@ import Testing
         #expect(try cache.get(Int.self, for: "three")?.value == 3)
     }
 
+    @Test("a record a newer version wrote is reported, never read as a value, and left as it is by saves")
+    func newerFormatIsLeftAlone() throws {
+        let newer = #"{"format":"loft-cache/99","key":["v"],"savedAt":0,"type":"Int","value":7}"#
+        try folder.write(newer, to: name(of: ["v"]))
+        let cache = cache(quota: 1 << 20)
+        #expect {
+            try cache.get(Int.self, for: ["v"])
+        } throws: { error in
+            guard case .corruptEntry(_, _, let reason) = error as? CacheError else { return false }
+            return reason.contains("newer version")
+        }
+        #expect {
+            try cache.save(8, for: ["v"], savedAt: t0, expiresAt: nil)
+        } throws: { error in
+            guard case .writeFailed(_, let reason) = error as? CacheError else { return false }
+            return reason.contains("newer version")
+        }
+        #expect(folder.contents(of: name(of: ["v"])) == newer)
+        #expect(cache.byteCount == 0)
+        // A foreign or corrupt file in a record's place is still replaced.
+        try folder.write(#"{"format":"somebody-else/3"}"#, to: name(of: ["w"]))
+        try cache.save(9, for: ["w"], savedAt: t0, expiresAt: nil)
+        #expect(try cache.get(Int.self, for: ["w"])?.value == 9)
+    }
+
     /// The bytes of the record files in the folder.
     func bytesOnDisk() throws -> Int {
         try folder.names.filter(CacheFileName.isRecord).reduce(0) { total, name in

@@ -7,6 +7,21 @@
 package struct CacheFileRecord<Value> {
     package static var format: String { "loft-cache/1" }
 
+    /// Whether `format` is this cache's own format in a later version (`loft-cache/2` and on): a record that a
+    /// newer version wrote, which this one neither reads nor replaces.
+    package static func isNewer(_ format: String) -> Bool {
+        guard format.hasPrefix("loft-cache/"), let version = Int(format.dropFirst("loft-cache/".count)) else {
+            return false
+        }
+        return version > 1
+    }
+
+    /// Why a record of `format` is not read.
+    package static func unreadableReason(_ format: String) -> String {
+        isNewer(format)
+            ? "written by a newer version (format \(format)); it is left as it is" : "unknown format \(format)"
+    }
+
     package var format: String
     package var key: QueryKey
     /// Nanoseconds since the Unix epoch on the saver's clock.
