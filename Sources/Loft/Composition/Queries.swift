@@ -33,7 +33,6 @@ public final class Queries<Combined: Sendable>: Sendable {
     private let locked = Locked(State())
     /// The combined result is the data of this view's snapshots.
     private let view: DerivedView<Combined>
-    private let observer: ViewObserver<Combined>
 
     /// Makes parallel queries.
     ///
@@ -49,8 +48,6 @@ public final class Queries<Combined: Sendable>: Sendable {
         self.combine = combine
         let empty = QuerySnapshot<Combined>.empty(key: Self.key)
         view = DerivedView(showing: empty, client: client)
-        observer = ViewObserver(showing: SnapshotBox(empty))
-        observer.follow(view.channel)
         setMembers(members)
         view.derive { [weak self, locked] in
             guard let self else { return empty }
@@ -59,7 +56,7 @@ public final class Queries<Combined: Sendable>: Sendable {
     }
 
     deinit {
-        observer.close()
+        view.observer.close()
     }
 
     /// The key of the combined result's snapshots (it is no cache entry's).
@@ -67,20 +64,20 @@ public final class Queries<Combined: Sendable>: Sendable {
 
     /// The members' states, by key.
     public var results: QueriesResults {
-        _ = observer.trackedBox
+        _ = view.observer.trackedBox
         return makeResults(locked.withLock { $0.members })
     }
 
     /// `combine` of the current states, computed once per change.
     public var combined: Combined {
-        let combined = observer.value.read { unsafeDowncast($0, to: SnapshotBox<Combined>.self).snapshot.data }
+        let combined = view.observer.value.read { unsafeDowncast($0, to: SnapshotBox<Combined>.self).snapshot.data }
         // The view has made its first result before `init` returned; this is never nil.
         return combined ?? combine(makeResults(locked.withLock { $0.members }))
     }
 
     /// The combined result after every change of a member or of the list, starting with the current one.
     public var combinedPublisher: AnyPublisher<Combined, Never> {
-        observer.valuePublisher
+        view.observer.valuePublisher
     }
 
     /// Marks every member's key stale and refetches the members (as `Query.invalidate()` does).

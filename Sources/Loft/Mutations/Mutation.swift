@@ -27,7 +27,6 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// The latest call's number, and its state.
     private let latest = Locked<(call: UInt64, state: QueryState<Response>)>((0, .idle))
     private let view: DerivedView<Response>
-    private let observer: ViewObserver<Response>
 
     /// Makes a mutation.
     ///
@@ -43,15 +42,12 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.client = client
         self.options = options
         self.fetcher = fetcher
-        let idle = QuerySnapshot<Response>(key: Self.key, showing: .idle)
-        view = DerivedView(showing: idle, client: client)
-        observer = ViewObserver(showing: SnapshotBox(idle))
-        observer.follow(view.channel)
+        view = DerivedView(showing: QuerySnapshot(key: Self.key, showing: .idle), client: client)
         view.derive { [latest] in QuerySnapshot(key: Self.key, showing: latest.withLock { $0.state }) }
     }
 
     deinit {
-        observer.close()
+        view.observer.close()
     }
 
     /// The key of a mutation's snapshots (a mutation has no cache entry).
@@ -71,17 +67,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// The state of the latest call.
     public var state: QueryState<Response> {
-        observer.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).state }
+        view.observer.trackedState
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        observer.statePublisher
+        view.observer.statePublisher
     }
 
     /// Every response of a call that became the state, starting with the current one if there is one.
     public var valuePublisher: AnyPublisher<Response, Never> {
-        observer.valuePublisher
+        view.observer.valuePublisher
     }
 
     /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator.

@@ -1,7 +1,8 @@
 /// A view whose snapshot its owner derives from state of its own, for the observable types that show more (or
 /// other) than one cache entry: `PaginatedQuery` (its pages' queries), `Queries` (its members' combined
-/// result), `Mutation` (its latest call). The owner's `ViewObserver` follows it as a query's follows an
-/// `EntryView`, so reads, publishers and Observation behave the same on every type.
+/// result), `Mutation` (its latest call). Its `observer` (what the owner's readers and subscribers hold)
+/// follows it as a query's follows an `EntryView`, so reads, publishers and Observation behave the same on
+/// every type.
 ///
 /// **Behavior**
 /// - `changed()` remakes the snapshot with the closure given to `derive(_:)` and publishes it when an observer
@@ -12,6 +13,9 @@
 final class DerivedView<Value: Sendable>: Sendable {
     /// What the view publishes, and its observers' relays listen to.
     let channel: ViewChannel<Value>
+    /// What the owner's `state`, `snapshot` and publishers read; it follows this view for good (the owner
+    /// closes it when it goes).
+    let observer: ViewObserver<Value>
     private let source = Locked<(@Sendable () -> QuerySnapshot<Value>)?>(nil)
     private let memo: Locked<DerivedMemo>
     private let updates = CoalescedRun()
@@ -21,6 +25,8 @@ final class DerivedView<Value: Sendable>: Sendable {
         let box = SnapshotBox(initial)
         memo = Locked(DerivedMemo(last: box))
         channel = ViewChannel(box, client: client)
+        observer = ViewObserver(showing: box)
+        observer.follow(channel)
     }
 
     /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now.

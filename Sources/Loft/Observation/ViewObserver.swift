@@ -43,6 +43,16 @@ final class ViewObserver<Value: Sendable>: Sendable {
         unsafeDowncast(value.box, to: SnapshotBox<Value>.self)
     }
 
+    /// The current state, telling observation tracking that it was read (the box is not retained).
+    var trackedState: QueryState<Value> {
+        value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).state }
+    }
+
+    /// The current snapshot, telling observation tracking that it was read.
+    var trackedSnapshot: QuerySnapshot<Value> {
+        value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).snapshot }
+    }
+
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
         ViewPublisher { [self] downstream in add(SnapshotRelay(downstream)) }.eraseToAnyPublisher()

@@ -61,7 +61,6 @@ public final class PaginatedQuery<
     private let fetcher: Fetcher
     private let locked = Locked(State())
     private let view: DerivedView<Response>
-    private let observer: ViewObserver<Response>
 
     /// Makes a paginated query.
     ///
@@ -98,12 +97,7 @@ public final class PaginatedQuery<
         self.fetcher = fetcher
         let empty = QuerySnapshot<Response>.empty(key: key)
         view = DerivedView(showing: empty, client: client)
-        observer = ViewObserver(showing: SnapshotBox(empty))
-        observer.follow(view.channel)
-        view.derive { [weak self, locked] in
-            let pages = locked.withLock { $0.pages }
-            return self?.snapshot(of: pages) ?? empty
-        }
+        view.derive { [weak self] in self?.listSnapshot() ?? empty }
         if case .startImmediately(let request) = behavior {
             start(request, explicitly: false)
         }
@@ -133,30 +127,30 @@ public final class PaginatedQuery<
     }
 
     deinit {
-        observer.close()
+        view.observer.close()
     }
 
     // MARK: - State
 
     /// What to show: the items of every loaded page in order, or the first page's loading or failure.
     public var state: QueryState<Response> {
-        observer.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).state }
+        view.observer.trackedState
     }
 
     /// The full picture of the list: its items, whether a page loads, staleness, the last page's error.
     public var snapshot: QuerySnapshot<Response> {
-        observer.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).snapshot }
+        view.observer.trackedSnapshot
     }
 
     /// The last page asked for (the first page before any).
     public var currentPage: PageIdentifier {
-        _ = observer.trackedBox
+        _ = view.observer.trackedBox
         return pages.last?.identifier ?? firstPage
     }
 
     /// Whether there is a page after the last loaded one: false once a page came back empty or short.
     public var hasNextPage: Bool {
-        _ = observer.trackedBox
+        _ = view.observer.trackedBox
         guard let last = pages.last else { return true }
         guard let items = last.query.observation.snapshot.data else { return true }
         return !last.identifier.isLastPage(itemCount: items.count)
@@ -164,30 +158,30 @@ public final class PaginatedQuery<
 
     /// Whether a page after the first is loading.
     public var isFetchingNextPage: Bool {
-        _ = observer.trackedBox
+        _ = view.observer.trackedBox
         let pages = pages
         return pages.count > 1 && pages.last?.query.observation.snapshot.isFetching == true
     }
 
     /// The error of the last page, if its fetch failed (the pages before it are still in `state`).
     public var error: (any Error)? {
-        _ = observer.trackedBox
+        _ = view.observer.trackedBox
         return pages.last?.query.observation.snapshot.error
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        observer.statePublisher
+        view.observer.statePublisher
     }
 
     /// The items of every loaded page after each change of them, starting with the current ones if there are.
     public var valuePublisher: AnyPublisher<Response, Never> {
-        observer.valuePublisher
+        view.observer.valuePublisher
     }
 
     /// Every change of `snapshot`, starting with the current one.
     public var snapshotPublisher: AnyPublisher<QuerySnapshot<Response>, Never> {
-        observer.snapshots
+        view.observer.snapshots
     }
 
     // MARK: - Fetching
@@ -234,8 +228,9 @@ public final class PaginatedQuery<
 
     /// The list's snapshot: the first page's while it has nothing to show, then the items of every page up
     /// to the first one without data.
-    private func snapshot(of pages: [Page]) -> QuerySnapshot<Response> {
-        let key = locked.withLock { $0.request }.map { keyAdapter?(baseKey, $0) ?? baseKey } ?? baseKey
+    private func listSnapshot() -> QuerySnapshot<Response> {
+        let (request, pages) = locked.withLock { ($0.request, $0.pages) }
+        let key = request.map { keyAdapter?(baseKey, $0) ?? baseKey } ?? baseKey
         guard let first = pages.first else { return .empty(key: key) }
         let head = first.query.observation.snapshot
         guard var items = head.data else {

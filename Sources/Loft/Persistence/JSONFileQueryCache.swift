@@ -249,10 +249,7 @@ public final class JSONFileQueryCache: QueryCacheType {
         }
         let key = record.key
         var name = state.records[key]?.name ?? ""
-        if name.isEmpty {
-            name = try freeName(for: key)
-            try keepNewerRecord(named: name)
-        }
+        if name.isEmpty { name = try freeName(for: key) }
         do throws(FileSystemError) {
             do {
                 try writeFile(data, named: name, in: &state)
@@ -314,10 +311,14 @@ public final class JSONFileQueryCache: QueryCacheType {
         state.changes += 1
     }
 
-    /// The file to write `key` to: its direct name, or for a long key the probe that holds it or the first free
-    /// one.
+    /// The file to write `key` to: its direct name (unless a newer version's record holds it), or for a long key
+    /// the probe that holds it or the first free one (a newer version's record is never taken for one: its
+    /// header does not read, so it holds no key of this version).
     private func freeName(for key: QueryKey) throws(CacheError) -> String {
-        if let direct = CacheFileName.direct(key) { return direct }
+        if let direct = CacheFileName.direct(key) {
+            try keepNewerRecord(named: direct)
+            return direct
+        }
         if let existing = try file(of: key) { return existing.name }
         for probe in 0..<CacheFileName.probeLimit {
             let name = CacheFileName.hashed(key, probe: probe)
