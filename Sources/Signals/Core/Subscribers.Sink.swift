@@ -4,10 +4,14 @@ extension Subscribers {
     /// **Behavior**
     /// - Nothing is called after `cancel()` returns or after the completion.
     /// - On completion or cancel it releases its upstream, so a finished chain is freed.
+    /// - The token that `sink` returns holds the sink only while it is active: once the sink has completed or
+    ///   been cancelled, the token (which you may still keep) no longer keeps the sink or its closures alive.
+    ///   A sink you make and keep yourself keeps its closures for as long as you keep it.
     public final class Sink<Input: Sendable, Failure: Error>: Subscriber, Cancellable {
         @usableFromInline let receiveValue: @Sendable (Input) -> Void
         @usableFromInline let receiveCompletion: @Sendable (Completion<Failure>) -> Void
         @usableFromInline let link = UpstreamGate()
+        @usableFromInline let holder = SinkHolder()
 
         /// Makes a sink with the two closures.
         @inlinable
@@ -37,12 +41,13 @@ extension Subscribers {
         public func receive(completion: Completion<Failure>) {
             guard link.end(cancellingUpstream: false) else { return }
             receiveCompletion(completion)
+            holder.release()
         }
 
         /// Cancels the subscription: no closure is called after this returns.
         @inlinable
         public func cancel() {
-            link.end(cancellingUpstream: true)
+            if link.end(cancellingUpstream: true) { holder.release() }
         }
     }
 }
@@ -56,15 +61,19 @@ extension Publisher {
     ///     receiveValue: { print($0) }
     /// )
     /// ```
-    /// - Returns: the token that keeps the subscription alive; releasing it cancels.
+    /// - Returns: the token that keeps the subscription alive; releasing it cancels. Once the publisher has
+    ///   completed, the token no longer holds the closures: what they captured is freed although you keep it.
     @inlinable
     public func sink(
         receiveCompletion: @escaping @Sendable (Completion<Failure>) -> Void,
         receiveValue: @escaping @Sendable (Output) -> Void
     ) -> Subscription {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        let holder = sink.holder
+        // Held before subscribing: a publisher that completes inside `receive(subscriber:)` releases it at once.
+        holder.hold(sink)
         receive(subscriber: sink)
-        return Subscription { sink.cancel() }
+        return Subscription { holder.take()?.cancel() }
     }
 }
 

@@ -73,7 +73,7 @@ import Testing
         _ = subscription
     }
 
-    @Test("a sink on a finished chain is freed when its token is released")
+    @Test("a sink on a finished chain is freed at once, although its token is still held")
     func releasedAfterCompletion() {
         weak var weakToken: Token?
         var subscription: Subscription?
@@ -82,10 +82,31 @@ import Testing
             weakToken = token
             subscription = Just(1).sink { _ in _ = token }
         }
+        #expect(weakToken == nil)
+        #expect(subscription?.isCancelled == false)
+    }
+
+    @Test("a sink on an open chain is kept by its token and freed when the token is released")
+    func keptWhileActive() {
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Box<[Int]>([])
+        weak var weakToken: Token?
+        var subscription: Subscription?
+        do {
+            let token = Token()
+            weakToken = token
+            subscription = subject.sink { value in
+                _ = token
+                received.mutate { $0.append(value) }
+            }
+        }
+        subject.send(1)
         #expect(weakToken != nil)
-        #expect(subscription != nil)
+        #expect(received.value == [1])
+        #expect(subscription?.isCancelled == false)
         subscription = nil
         #expect(weakToken == nil)
+        #expect(subject.subscriberCount == 0)
     }
 }
 
