@@ -1,4 +1,9 @@
+import Loft
+
 /// The built-in demo service: in-process, with simulated latency and failures. An actor, at the edge.
+///
+/// Its latency runs on the scheduler it is given (the client's), so the tour's timing is the library's: on a
+/// `TestScheduler` the same service answers when the test advances time.
 actor DemoAPI: TourAPI {
     nonisolated let name = "the built-in demo API (in-process, simulated latency)"
     private var storedUsers = [User(id: 1, name: "Ada"), User(id: 2, name: "Grace")]
@@ -9,8 +14,10 @@ actor DemoAPI: TourAPI {
     private var requests = 0
     private var ticks = 0
     private let latency: Duration
+    private let scheduler: any Scheduler
 
-    init(latency: Duration = .milliseconds(120)) {
+    init(scheduler: any Scheduler, latency: Duration = .milliseconds(120)) {
+        self.scheduler = scheduler
         self.latency = latency
     }
 
@@ -48,7 +55,7 @@ actor DemoAPI: TourAPI {
 
     private func respond<T>(_ body: () -> T) async throws -> T {
         requests += 1
-        try await ContinuousClock().sleep(for: latency)
+        try await scheduler.sleep(for: latency)
         return body()
     }
 }

@@ -19,6 +19,8 @@ if arguments.contains("--signals") {
     exit(0)
 }
 
+// One client for the whole tour; the demo API's latency runs on its scheduler.
+let client = QueryClient()
 let api: any TourAPI
 if let flag = arguments.firstIndex(of: "--api") {
     guard arguments.indices.contains(flag + 1), let url = URL(string: arguments[flag + 1]), url.scheme != nil else {
@@ -35,7 +37,7 @@ if let flag = arguments.firstIndex(of: "--api") {
     }
     api = http
 } else {
-    api = DemoAPI()
+    api = DemoAPI(scheduler: client.scheduler)
 }
 
 var cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("loft-playground-cache")
@@ -47,7 +49,6 @@ if let flag = arguments.firstIndex(of: "--cache-dir") {
     cacheDirectory = URL(fileURLWithPath: arguments[flag + 1])
 }
 
-let client = QueryClient()
 let tour = TourContext(api: api, client: client, cacheDirectory: cacheDirectory)
 print("Loft Playground: a tour of queries against \(api.name).\n")
 do {

@@ -1,8 +1,8 @@
 import Loft
 
-/// A demo feed of 7 pages (0 to 6) of two posts each, served in-process after a short delay.
-private func demoFeedPage(_ page: Int) async throws -> [String] {
-    try await Task.sleep(for: .milliseconds(20))
+/// A demo feed of 7 pages (0 to 6) of two posts each, served in-process after a short delay on `scheduler`.
+private func demoFeedPage(_ page: Int, scheduler: any Scheduler) async throws -> [String] {
+    try await scheduler.sleep(for: .milliseconds(20))
     guard (0...6).contains(page) else { return [] }
     return ["post \(page).1", "post \(page).2"]
 }
@@ -20,7 +20,8 @@ let pagesStep = TourStep(title: "Pages: an infinite feed both ways, and numbered
         key: "feed", initialPageParam: 3,
         getNextPageParam: { lastPage, _, lastParam, _ in lastPage.isEmpty ? nil : lastParam + 1 },
         getPreviousPageParam: { _, _, firstParam, _ in firstParam > 0 ? firstParam - 1 : nil },
-        maxPages: 3, behavior: .startImmediately(()), client: tour.client, fetcher: demoFeedPage)
+        maxPages: 3, behavior: .startImmediately(()), client: tour.client,
+        fetcher: { [scheduler = tour.client.scheduler] in try await demoFeedPage($0, scheduler: scheduler) })
     func line(_ action: String) async -> String {
         await tour.client.waitUntilIdle()
         let pages = feed.state.value?.pageParams ?? []

@@ -47,7 +47,13 @@ import Testing
         SourceCase(name: "a sequence") { subscribe { _ in [1, 2, 3].publisher } },
         SourceCase(name: "Empty") { subscribe { _ in Empty<Int, Never>() } },
         SourceCase(name: "Fail") { subscribe { _ in Fail<Int, TestError>(error: .boom) } },
-        SourceCase(name: "Deferred") { subscribe { owner in Deferred { [owner] in owner.touch(); return Just(1) } } },
+        SourceCase(name: "Deferred") {
+            subscribe { owner in
+                Deferred { [owner] in
+                    owner.touch(); return Just(1)
+                }
+            }
+        },
         SourceCase(name: "a Future fulfilled before") {
             subscribe { _ in Future<Int, TestError> { promise in promise(.success(1)) } }
         },
@@ -104,14 +110,14 @@ import Testing
 
     @Test("a completed AsyncFuture lets go of the subscriber and its closures")
     func asyncFutureReleases() async {
-        let held = Self.subscribe { owner in AsyncFuture<Int, Never> { [owner] in owner.touch(); return 1 } }
+        let held = Self.subscribe { owner in
+            AsyncFuture<Int, Never> { [owner] in
+                owner.touch(); return 1
+            }
+        }
         // The task delivers the completion and then ends; a leak never frees the owner, a release does once the
         // task has returned (bounded wait, no timing involved).
-        for _ in 0..<100_000 where held.owner != nil || !held.isCompleted {
-            await Task.yield()
-        }
-        #expect(held.isCompleted)
-        #expect(held.owner == nil)
+        #expect(await yieldUntil { held.owner == nil && held.isCompleted })
     }
 
     // MARK: - Operators
@@ -124,21 +130,43 @@ import Testing
     }
 
     static let operators: [OperatorCase] = [
-        OperatorCase(name: "map") { s, _, o in s.map { [o] in o.touch(); return $0 }.eraseToAnyPublisher() },
+        OperatorCase(name: "map") { s, _, o in
+            s.map { [o] in
+                o.touch(); return $0
+            }.eraseToAnyPublisher()
+        },
         OperatorCase(name: "tryMap") { s, _, o in
-            s.tryMap { [o] in o.touch(); return $0 }.mapError { [o] _ in o.touch(); return TestError.other }
-                .eraseToAnyPublisher()
+            s.tryMap { [o] in
+                o.touch(); return $0
+            }.mapError { [o] _ in
+                o.touch(); return TestError.other
+            }
+            .eraseToAnyPublisher()
         },
         OperatorCase(name: "compactMap") { s, _, o in
-            s.compactMap { [o] in o.touch(); return $0 }.eraseToAnyPublisher()
+            s.compactMap { [o] in
+                o.touch(); return $0
+            }.eraseToAnyPublisher()
         },
-        OperatorCase(name: "filter") { s, _, o in s.filter { [o] _ in o.touch(); return true }.eraseToAnyPublisher() },
+        OperatorCase(name: "filter") { s, _, o in
+            s.filter { [o] _ in
+                o.touch(); return true
+            }.eraseToAnyPublisher()
+        },
         OperatorCase(name: "removeDuplicates") { s, _, o in
-            s.removeDuplicates { [o] in o.touch(); return $0 == $1 }.eraseToAnyPublisher()
+            s.removeDuplicates { [o] in
+                o.touch(); return $0 == $1
+            }.eraseToAnyPublisher()
         },
-        OperatorCase(name: "scan") { s, _, o in s.scan(0) { [o] in o.touch(); return $1 }.eraseToAnyPublisher() },
+        OperatorCase(name: "scan") { s, _, o in
+            s.scan(0) { [o] in
+                o.touch(); return $1
+            }.eraseToAnyPublisher()
+        },
         OperatorCase(name: "first(where:)") { s, _, o in
-            s.first { [o] _ in o.touch(); return false }.eraseToAnyPublisher()
+            s.first { [o] _ in
+                o.touch(); return false
+            }.eraseToAnyPublisher()
         },
         OperatorCase(name: "collect") { s, _, _ in s.collect().map { $0.count }.eraseToAnyPublisher() },
         OperatorCase(name: "setFailureType") { _, _, _ in
@@ -154,15 +182,21 @@ import Testing
             s.combineLatest(Just(0).setFailureType(to: TestError.self)).map(\.0).eraseToAnyPublisher()
         },
         OperatorCase(name: "flatMap") { s, _, o in
-            s.flatMap { [o] value in o.touch(); return Just(value).setFailureType(to: TestError.self) }
-                .eraseToAnyPublisher()
+            s.flatMap { [o] value in
+                o.touch(); return Just(value).setFailureType(to: TestError.self)
+            }
+            .eraseToAnyPublisher()
         },
         OperatorCase(name: "switchToLatest") { s, _, o in
-            s.map { [o] value in o.touch(); return Just(value).setFailureType(to: TestError.self) }.switchToLatest()
+            s.map { [o] value in
+                o.touch(); return Just(value).setFailureType(to: TestError.self)
+            }.switchToLatest()
                 .eraseToAnyPublisher()
         },
         OperatorCase(name: "catch") { s, _, o in
-            s.catch { [o] error in o.touch(); return Fail<Int, TestError>(error: error) }.eraseToAnyPublisher()
+            s.catch { [o] error in
+                o.touch(); return Fail<Int, TestError>(error: error)
+            }.eraseToAnyPublisher()
         },
         OperatorCase(name: "handleEvents") { s, _, o in
             s.handleEvents(
@@ -216,8 +250,16 @@ extension ReleaseOnCompletionTests {
     @Test("an operator that ends the stream itself lets go of its upstream, which goes on")
     func earlyEndReleases() {
         let subject = PassthroughSubject<Int, TestError>()
-        let first = Self.subscribe { owner in subject.first { [owner] _ in owner.touch(); return true } }
-        let prefix = Self.subscribe { owner in subject.map { [owner] in owner.touch(); return $0 }.first() }
+        let first = Self.subscribe { owner in
+            subject.first { [owner] _ in
+                owner.touch(); return true
+            }
+        }
+        let prefix = Self.subscribe { owner in
+            subject.map { [owner] in
+                owner.touch(); return $0
+            }.first()
+        }
         #expect(subject.subscriberCount == 2)
         subject.send(1)
         #expect(first.isCompleted && prefix.isCompleted)

@@ -106,3 +106,14 @@ final class Token: Sendable {}
 func concurrently(_ iterations: Int, _ body: @Sendable (Int) -> Void) {
     DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
 }
+
+/// Yields until `condition` holds, at most `limit` times; returns whether it held. For a state another task
+/// reaches without a signal to await (a task that has scheduled its wake-up, a task that has returned): the
+/// outcome does not depend on timing, only on that task getting to run.
+func yieldUntil(limit: Int = 100_000, _ condition: () -> Bool) async -> Bool {
+    for _ in 0..<limit {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
