@@ -55,7 +55,7 @@ actor DemoAPI: TourAPI {
 
     private func respond<T>(_ body: () -> T) async throws -> T {
         requests += 1
-        try await scheduler.sleep(for: latency)
+        try await scheduler.wait(for: latency)
         return body()
     }
 }

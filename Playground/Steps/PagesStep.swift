@@ -2,7 +2,7 @@ import Loft
 
 /// A demo feed of 7 pages (0 to 6) of two posts each, served in-process after a short delay on `scheduler`.
 private func demoFeedPage(_ page: Int, scheduler: any Scheduler) async throws -> [String] {
-    try await scheduler.sleep(for: .milliseconds(20))
+    try await scheduler.wait(for: .milliseconds(20))
     guard (0...6).contains(page) else { return [] }
     return ["post \(page).1", "post \(page).2"]
 }

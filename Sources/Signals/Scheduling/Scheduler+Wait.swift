@@ -6,13 +6,13 @@ extension Scheduler {
     ///
     /// ```swift
     /// func loadUsers() async throws -> [User] {
-    ///     try await scheduler.sleep(for: .milliseconds(120))  // simulated latency
+    ///     try await scheduler.wait(for: .milliseconds(120))  // simulated latency
     ///     return users
     /// }
     /// ```
     ///
     /// - Throws: `CancellationError` when the task is cancelled first; the scheduled wake-up is cancelled then.
-    public func sleep(for duration: Duration) async throws {
+    public func wait(for duration: Duration) async throws {
         let waiting = Locked<CheckedContinuation<Void, any Error>?>(nil)
         let wakeUp = Locked<(any Cancellable)?>(nil)
         try await withTaskCancellationHandler {
