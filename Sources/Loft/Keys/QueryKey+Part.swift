@@ -39,6 +39,46 @@ extension QueryKey {
 }
 
 extension QueryKey.Part {
+    /// Two parts are equal when they are the same kind with equal contents. A double part equals itself even
+    /// when it is NaN (every NaN is one part), so a key that holds one finds its entry; `-0.0` equals `0`.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let left), .string(let right)): left == right
+        case (.int(let left), .int(let right)): left == right
+        case (.bool(let left), .bool(let right)): left == right
+        case (.double(let left), .double(let right)): left == right || (left.isNaN && right.isNaN)
+        case (.uuid(let left), .uuid(let right)): left == right
+        case (.dictionary(let left), .dictionary(let right)): left == right
+        default: false
+        }
+    }
+
+    /// Hashes the kind and the contents, alike for parts that are equal (every NaN alike).
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let value):
+            hasher.combine(0 as UInt8)
+            hasher.combine(value)
+        case .int(let value):
+            hasher.combine(1 as UInt8)
+            hasher.combine(value)
+        case .bool(let value):
+            hasher.combine(2 as UInt8)
+            hasher.combine(value)
+        case .double(let value):
+            hasher.combine(3 as UInt8)
+            hasher.combine(value.isNaN ? .nan : value)
+        case .uuid(let value):
+            hasher.combine(4 as UInt8)
+            hasher.combine(value)
+        case .dictionary(let value):
+            hasher.combine(5 as UInt8)
+            hasher.combine(value)
+        }
+    }
+}
+
+extension QueryKey.Part {
     /// Whether this part, in a filter, matches `other`: equal parts do, and a dictionary covers a dictionary
     /// that holds the same pairs (each covering in turn) and more.
     public func covers(_ other: QueryKey.Part) -> Bool {

@@ -14,7 +14,7 @@ import Testing
         let scalars: [QueryKey.Part] = [
             "a", "1", "true", "double", "uuid", "dictionary", "nan", "+inf", .string(uuidText), "", 0, 1, -1,
             .int(Int.max), true, false, 0.0, 1.0, 1.5, -2.25, .double(.infinity), .double(-.infinity),
-            .double(-0.0), .uuid(uuid),
+            .double(-0.0), .double(.nan), .uuid(uuid),
         ]
         let dictionaries: [QueryKey.Part] = [
             ["double": 1], ["double": 1.0], ["double": "nan"], ["double": "+inf"], ["uuid": .string(uuidText)],
@@ -76,5 +76,23 @@ import Testing
             #expect(try cache.get(Int.self, for: key)?.value == restart)
         }
         #expect(folder.names.count == 1)
+    }
+
+    @Test("a key with a NaN part equals itself, finds its entry and its record, and reads back from JSON")
+    func nanPartIsOneKey() throws {
+        // Found by the key fuzzer: NaN != NaN made such a key unequal to itself, so its entry was never found.
+        let key = QueryKey(parts: ["n", .double(.nan)])
+        let otherNaN = QueryKey(parts: ["n", .double(-Double(nan: 7, signaling: false))])
+        #expect(key == key)
+        #expect(key == otherNaN && key.hashValue == otherNaN.hashValue)
+        #expect(key != QueryKey(parts: ["n", .double(0)]))
+        #expect(try JSONDecoder().decode(QueryKey.self, from: JSONEncoder().encode(key)) == key)
+        let client = QueryClient()
+        client.setQueryData("value", for: key)
+        #expect(try client.getQueryData(otherNaN, as: String.self) == "value")
+        let folder = TemporaryDirectory()
+        let cache = JSONFileQueryCache(directory: folder.url)
+        try cache.save("saved", for: key, savedAt: SchedulerInstant(secondsSinceEpoch: 0), expiresAt: nil)
+        #expect(try JSONFileQueryCache(directory: folder.url).get(String.self, for: otherNaN)?.value == "saved")
     }
 }
