@@ -28,7 +28,7 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     ("f", { [fanOutQueryScenario($0, through: .valuePublisher), fanOutQueryScenario($0, through: .statePublisher)] }),
     ("g", invalidationScenario), ("h", persistenceScenario),
     ("i", memoryScenario), ("j", pagesScenario), ("k", { [focusScenario($0)] }),
-    ("l", { [stateReadScenario($0)] }), ("m", { [observationScenario($0)] }),
+    ("l", { [stateReadScenario($0)] }), ("m", { [observationScenario($0)] }), ("n", writeBehindScenario),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []

@@ -19,9 +19,8 @@ let persistedCacheStep = TourStep(title: "Persisted cache: data survives a resta
         lines.append("nothing on disk yet (first run): \(UsersRenderer().view(for: startup.state))")
     }
     let fetched = await settled(users)
-    // The save runs on the fetch's task just after observers hear of the value: wait for it before the
-    // process can end.
-    await client.waitUntilIdle()
+    // Saves are written behind the caller, by the client's writer: flush before the process can end.
+    await client.flush()
     lines.append("then fetched: \(UsersRenderer().view(for: fetched.state)), saved in \(disk.directory.path)")
     lines.append("run `swift run Playground` again: this step will start from the disk.")
     return lines

@@ -7,6 +7,8 @@ package final class ClientContext: Sendable {
     package let tracker: WorkTracker
     package let environment: ClientEnvironment
     package let events: PassthroughSubject<QueryCacheEvent, Never>
+    /// Writes the entries' values to their persistent caches, behind the callers.
+    package let writer: PersistenceWriter
     /// The ways back to the client, set once it exists.
     ///
     /// Kept in a struct on purpose: a lock whose state is a bare function type reabstracts the closure on every
@@ -34,6 +36,7 @@ package final class ClientContext: Sendable {
         self.environment = ClientEnvironment()
         self.tracker = tracker
         self.events = events
+        self.writer = PersistenceWriter(tracker: tracker, events: events)
     }
 
     /// Sets what garbage collection calls to remove an unused entry from its client.

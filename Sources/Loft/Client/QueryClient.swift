@@ -257,8 +257,20 @@ public final class QueryClient: Sendable {
     }
 
     /// Returns once no fetch or other tracked work is running (retries waiting on the scheduler and fetches
-    /// paused for the network do not count). Tests use it as a barrier instead of sleeping.
+    /// paused for the network do not count), saves to the persistent cache included. Tests use it as a barrier
+    /// instead of sleeping.
     public func waitUntilIdle() async {
         await context.tracker.waitUntilIdle()
+    }
+
+    /// Returns once every value queued for the persistent cache is written (or has failed, which `events`
+    /// reports as `persistenceFailed`), including values queued while it waits.
+    ///
+    /// Saves run behind the caller, on a writer of this client: a fetch or `setQueryData` returns before its
+    /// value is on disk. Await `flush()` before the process exits, or before reading or changing the cache
+    /// provider directly (its `get`, `remove(for:)` or `removeAll()` do not see the values still queued); a
+    /// crash loses at most the values not yet flushed. Queries of this client always see the latest value.
+    public func flush() async {
+        await context.writer.flush()
     }
 }

@@ -3,6 +3,8 @@
 package struct EntryPersistence: Sendable {
     package let cache: any QueryCacheType
     package let config: QueryCacheConfig
+    /// Which cache this is, when it is an object (two value-type caches of one key share a writer's slot).
+    package let cacheIdentity: ObjectIdentifier?
     private let saveValue: @Sendable (any Sendable, QueryKey, SchedulerInstant) throws(CacheError) -> Void
     private let loadValue: @Sendable (QueryKey) throws(CacheError) -> CachedValue<any Sendable>?
 
@@ -35,6 +37,7 @@ package struct EntryPersistence: Sendable {
     ) {
         self.cache = cache
         self.config = config
+        cacheIdentity = type(of: cache) is AnyClass ? ObjectIdentifier(cache as AnyObject) : nil
         self.saveValue = saveValue
         self.loadValue = loadValue
     }

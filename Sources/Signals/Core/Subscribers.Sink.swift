@@ -11,7 +11,10 @@ extension Subscribers {
         @usableFromInline let receiveValue: @Sendable (Input) -> Void
         @usableFromInline let receiveCompletion: @Sendable (Completion<Failure>) -> Void
         @usableFromInline let link = UpstreamGate()
-        @usableFromInline let holder = SinkHolder()
+        /// The sink itself while it is active, for the token that `sink` returns: that token reaches the sink
+        /// through here, and the sink empties it when it ends, so a completed sink (its closures, and often the
+        /// object that keeps the token) is freed as soon as its upstream lets go of it.
+        @usableFromInline let holder = Locked<Sink?>(nil)
 
         /// Makes a sink with the two closures.
         @inlinable
@@ -41,13 +44,13 @@ extension Subscribers {
         public func receive(completion: Completion<Failure>) {
             guard link.end(cancellingUpstream: false) else { return }
             receiveCompletion(completion)
-            holder.release()
+            holder.withLock { $0 = nil }
         }
 
         /// Cancels the subscription: no closure is called after this returns.
         @inlinable
         public func cancel() {
-            if link.end(cancellingUpstream: true) { holder.release() }
+            if link.end(cancellingUpstream: true) { holder.withLock { $0 = nil } }
         }
     }
 }
@@ -71,9 +74,14 @@ extension Publisher {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         let holder = sink.holder
         // Held before subscribing: a publisher that completes inside `receive(subscriber:)` releases it at once.
-        holder.hold(sink)
+        holder.withLock { $0 = sink }
         receive(subscriber: sink)
-        return Subscription { holder.take()?.cancel() }
+        return Subscription {
+            holder.withLock { held in
+                defer { held = nil }
+                return held
+            }?.cancel()
+        }
     }
 }
 

@@ -144,12 +144,13 @@ import Testing
         #expect(query.state.error as? APIError == .offline)
     }
 
-    @Test("setQueryData on a persisted key writes through")
-    func setQueryDataWritesThrough() async throws {
+    @Test("setQueryData on a persisted key is saved (behind the caller: flush() waits for it)")
+    func setQueryDataIsSaved() async throws {
         let harness = launch(QueryCacheConfig())
         let query = Query(key: "me", options: Self.noRetry, client: harness.client) { User(id: 1, name: "Ada") }
         harness.client.setQueryData(User(id: 1, name: "Set"), for: "me")
         #expect(query.state.value?.name == "Set")
+        await harness.client.flush()
         #expect(try stored("me")?.name == "Set")
     }
 
@@ -241,6 +242,7 @@ import Testing
         #expect(try clientCache.get(for: "b", as: Int.self) == nil)
         #expect(try queryCache.get(for: "b", as: Int.self) == 2)
         #expect(try await harness.client.fetchQuery("c") { 3 } == 3)
+        await harness.client.flush()
         #expect(try clientCache.get(for: "c", as: Int.self) == 3)
     }
 

@@ -7,8 +7,10 @@
 /// - `.useIfFetchFails`: nothing is restored up front; a fetch that fails (after its retries) on an entry
 ///   without data falls back to the valid stored value, and its callers get that value.
 ///
-/// Every value the entry gets from a fetch or a `setData` is saved (write-through); a failure is reported as
-/// `QueryCacheEvent.persistenceFailed` and changes nothing in memory.
+/// Every value the entry gets from a fetch or a `setData` is saved, behind the caller: the entry queues it on
+/// its client's `PersistenceWriter` while it holds its lock, and the writer writes the latest value of each
+/// key. A failure is reported as `QueryCacheEvent.persistenceFailed` and changes nothing in memory. A read
+/// (restore, check, fallback) takes a value still queued over the one in the cache.
 extension QueryCacheEntry {
     /// Persists this entry through `persistence` unless it is persisted already (the first query wins), and
     /// restores the stored value into an empty entry when the usage policy shows stored values up front.
@@ -20,25 +22,27 @@ extension QueryCacheEntry {
         _ request: FetchRequest, _ intent: FetchIntent, _ observer: UInt64?, _ waiter: EntryWaiter?,
         _ persistence: EntryPersistence
     ) {
-        let isValid = persistence.hasValidValue(for: key, at: context.scheduler.now)
+        let now = context.scheduler.now
+        let isValid =
+            if let pending = context.writer.pending(key, in: persistence) {
+                persistence.config.invalidationPolicy.isValid(savedAt: pending.savedAt, now: now)
+            } else {
+                persistence.hasValidValue(for: key, at: now)
+            }
         let stored = isValid && data == nil ? load(from: persistence) : nil
         send(
             .storeChecked(request, intent, observer: observer, waiter: waiter, isValid: isValid, stored: stored))
     }
 
-    /// Saves `value`; a failure becomes an event.
-    func save(_ value: any Sendable, at instant: SchedulerInstant, to persistence: EntryPersistence) {
-        do throws(CacheError) {
-            try persistence.save(value, for: key, at: instant)
-        } catch {
-            context.events.send(.persistenceFailed(key, error: error))
-        }
-    }
-
-    /// The valid stored value, if any; a failure becomes an event.
+    /// The valid stored value, if any (a value still queued for the cache first); a failure becomes an event.
     func load(from persistence: EntryPersistence) -> CachedValue<any Sendable>? {
+        let now = context.scheduler.now
+        if let pending = context.writer.pending(key, in: persistence) {
+            guard persistence.config.invalidationPolicy.isValid(savedAt: pending.savedAt, now: now) else { return nil }
+            return CachedValue(value: pending.value, savedAt: pending.savedAt)
+        }
         do throws(CacheError) {
-            return try persistence.validValue(for: key, at: context.scheduler.now)
+            return try persistence.validValue(for: key, at: now)
         } catch {
             context.events.send(.persistenceFailed(key, error: error))
             return nil

@@ -147,13 +147,15 @@ package final class QueryCacheEntry: Sendable {
     package func send(
         _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
     ) -> EntryStateMachine.Output {
-        let (output, version, listeners) = storage.withLock { storage in
+        let (output, version, listeners, startWriter) = storage.withLock { storage in
             let version = storage.machine.version
             let output = storage.machine.handle(event, at: now, conditions: conditions)
             mirrorTriggers(storage.machine)
+            let startWriter = queueSaves(output.actions)
             let changed = storage.machine.version != version
-            return (output, storage.machine.version, changed ? storage.listeners : [])
+            return (output, storage.machine.version, changed ? storage.listeners : [], startWriter)
         }
+        if startWriter { context.writer.start() }
         for listener in listeners { listener.listener.entryChanged(to: version) }
         perform(output.actions)
         return output
@@ -167,6 +169,18 @@ package final class QueryCacheEntry: Sendable {
             case .reconnect: reconnectRefetch.load(ordering: .acquiring)
             }
         return first <= now.nanosecondsSinceEpoch
+    }
+
+    /// Hands the saves among `actions` to the client's writer. Called with the lock held, so the writer gets an
+    /// entry's values in the order of its changes (the latest is the one written); true when the writer must be
+    /// started once the lock is released.
+    private func queueSaves(_ actions: [EntryAction]) -> Bool {
+        var startWriter = false
+        for case .save(let value, let instant, let persistence) in actions
+        where context.writer.enqueue(value, for: key, at: instant, to: persistence) {
+            startWriter = true
+        }
+        return startWriter
     }
 
     /// Called with the lock held, so the mirrors change in the order of the events.
@@ -307,8 +321,8 @@ package final class QueryCacheEntry: Sendable {
             case .loadFallback(let id, let error, let failureCount, let persistence):
                 let stored = load(from: persistence)
                 send(.fallbackLoaded(fetch: id, error, failureCount: failureCount, stored: stored))
-            case .save(let value, let instant, let persistence):
-                save(value, at: instant, to: persistence)
+            case .save:
+                break  // queued on the writer while the lock was held (`queueSaves`)
             case .setAlarm(let instant):
                 context.timers.setAlarm(for: key, at: instant)
             case .refetch(let refetch, let reason):

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The one place where Loft creates unstructured tasks: it counts the work in flight, so that tests can wait
 /// until the client is idle, and a fetch can be cancelled through its task.
 ///
@@ -76,6 +78,16 @@ package final class WorkTracker: Sendable {
 
     private func markBusy() {
         state.withLock { $0.busy += 1 }
+    }
+
+    /// Runs `work` on `queue`, counted as busy until it returns (blocking work, such as file writes, that must
+    /// not hold a thread of the concurrency pool).
+    package func dispatch(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        markBusy()
+        queue.async {
+            work()
+            self.markIdle()
+        }
     }
 
     private func markIdle() {
