@@ -11,10 +11,6 @@ extension Subscribers {
         @usableFromInline let receiveValue: @Sendable (Input) -> Void
         @usableFromInline let receiveCompletion: @Sendable (Completion<Failure>) -> Void
         @usableFromInline let link = UpstreamGate()
-        /// The sink itself while it is active, for the token that `sink` returns: that token reaches the sink
-        /// through here, and the sink empties it when it ends, so a completed sink (its closures, and often the
-        /// object that keeps the token) is freed as soon as its upstream lets go of it.
-        @usableFromInline let holder = Locked<Sink?>(nil)
 
         /// Makes a sink with the two closures.
         @inlinable
@@ -44,13 +40,12 @@ extension Subscribers {
         public func receive(completion: Completion<Failure>) {
             guard link.end(cancellingUpstream: false) else { return }
             receiveCompletion(completion)
-            holder.withLock { $0 = nil }
         }
 
         /// Cancels the subscription: no closure is called after this returns.
         @inlinable
         public func cancel() {
-            if link.end(cancellingUpstream: true) { holder.withLock { $0 = nil } }
+            link.end(cancellingUpstream: true)
         }
     }
 }
@@ -72,16 +67,12 @@ extension Publisher {
         receiveValue: @escaping @Sendable (Output) -> Void
     ) -> Subscription {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        let holder = sink.holder
-        // Held before subscribing: a publisher that completes inside `receive(subscriber:)` releases it at once.
-        holder.withLock { $0 = sink }
+        // The token reaches the sink through its gate, which holds it only while it is active (a completed
+        // sink and its closures are freed although the token is kept). Held before subscribing: a publisher
+        // that completes inside `receive(subscriber:)` lets go of it at once.
+        let cancel = sink.link.hold(sink)
         receive(subscriber: sink)
-        return Subscription {
-            holder.withLock { held in
-                defer { held = nil }
-                return held
-            }?.cancel()
-        }
+        return Subscription(cancel)
     }
 }
 

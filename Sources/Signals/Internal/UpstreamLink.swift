@@ -8,8 +8,20 @@ import Synchronization
 /// several inner subscribers use the `UpstreamLink` class.
 @usableFromInline
 package struct UpstreamGate: ~Copyable, Sendable {
+    /// What the lock guards: the upstream token, and the subscriber that owns the gate while it is active
+    /// when a token of its own must reach it (`Sink`: see `hold`).
+    @usableFromInline
+    package struct Links: Sendable {
+        @usableFromInline var upstream: Subscription?
+        @usableFromInline var owner: (any Cancellable & AnyObject)?
+
+        @inlinable
+        init() {}
+    }
+
     @usableFromInline let ended = Atomic<Bool>(false)
-    @usableFromInline let upstream = Locked<Subscription?>(nil)
+    /// The lock's storage is shared with the token `hold` serves, which reaches the owner through it.
+    @usableFromInline let links = Locked(Links())
 
     @inlinable
     package init() {}
@@ -23,25 +35,42 @@ package struct UpstreamGate: ~Copyable, Sendable {
     /// Keeps the upstream token, or cancels it when the gate has already ended.
     @usableFromInline
     package func attach(_ subscription: Subscription) {
-        let kept = upstream.withLock { stored -> Bool in
+        let kept = links.withLock { links -> Bool in
             guard !ended.load(ordering: .acquiring) else { return false }
-            stored = subscription
+            links.upstream = subscription
             return true
         }
         if !kept { subscription.cancel() }
     }
 
+    /// Keeps `owner` (the subscriber that holds this gate) until the gate ends, and returns what a token
+    /// calls to cancel it: the token then holds the owner only while it is active, so an owner that has
+    /// completed is freed with what it captured although its token is still held.
+    @inlinable
+    package func hold(_ owner: any Cancellable & AnyObject) -> @Sendable () -> Void {
+        links.withLock { $0.owner = owner }
+        let links = links
+        return {
+            links.withLock { links in
+                defer { links.owner = nil }
+                return links.owner
+            }?.cancel()
+        }
+    }
+
     /// Ends the gate. Returns true for the first caller only; it cancels the upstream token when asked to
-    /// (not when the upstream itself completed) and releases it either way.
+    /// (not when the upstream itself completed) and releases it, and the owner, either way.
     @usableFromInline
     @discardableResult
     package func end(cancellingUpstream: Bool) -> Bool {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-        let token = upstream.withLock { stored in
-            defer { stored = nil }
-            return stored
+        let (token, owner) = links.withLock { links in
+            defer { links = Links() }
+            return (links.upstream, links.owner)
         }
         if cancellingUpstream { token?.cancel() }
+        // Released out of the lock (its last reference may go here).
+        withExtendedLifetime(owner) {}
         return true
     }
 }
