@@ -1,8 +1,8 @@
 import Foundation
 import Loft
 
-/// A small value, as an app would cache: a user profile.
-private struct Profile: Codable, Sendable {
+/// A small value, as an app would cache: a user profile ((h) and (n) save it).
+struct Profile: Codable, Sendable {
     var id: Int
     var name: String
     var followers: Int

@@ -1,13 +1,6 @@
 import Foundation
 import Loft
 
-/// A value an app would cache and persist: a user profile.
-private struct Account: Codable, Sendable {
-    var id: Int
-    var name: String
-    var revision: Int
-}
-
 /// (n) `setQueryData` on 1,000 persisted keys of a client with a `JSONFileQueryCache` (flushed saves), against
 /// the same calls on a client without a cache: what the caller (often the main thread) pays now that saves are
 /// written behind it. Each value is read back through `getQueryData`; between repetitions `flush()` writes
@@ -22,7 +15,7 @@ func writeBehindScenario(_ settings: Settings) -> [Row] {
     for client in [disk, memory] {
         runBlocking {
             for (index, key) in keys.enumerated() {
-                await client.prefetchQuery(key) { Account(id: index, name: "user \(index)", revision: 0) }
+                await client.prefetchQuery(key) { Profile(id: index, name: "user \(index)", followers: 0) }
             }
             await client.flush()
         }
@@ -30,12 +23,12 @@ func writeBehindScenario(_ settings: Settings) -> [Row] {
 
     func setAll(_ client: QueryClient, revision: Int) {
         for (index, key) in keys.enumerated() {
-            client.setQueryData(Account(id: index, name: "user \(index)", revision: revision), for: key)
+            client.setQueryData(Profile(id: index, name: "user \(index)", followers: revision), for: key)
         }
     }
     func check(_ client: QueryClient, revision: Int) {
-        let last = try? client.getQueryData(keys[count - 1], as: Account.self)
-        precondition(last?.revision == revision, "every setQueryData is read back")
+        let last = try? client.getQueryData(keys[count - 1], as: Profile.self)
+        precondition(last?.followers == revision, "every setQueryData is read back")
     }
 
     let clock = ContinuousClock()
@@ -54,14 +47,14 @@ func writeBehindScenario(_ settings: Settings) -> [Row] {
             direct,
             measure(repetitions: 1, iterations: count) {
                 for (index, key) in keys.enumerated() {
-                    let account = Account(id: index, name: "user \(index)", revision: repetition)
+                    let account = Profile(id: index, name: "user \(index)", followers: repetition)
                     try? cache.save(account, for: key, savedAt: now, expiresAt: nil)
                 }
             })
     }
     let saved = try? JSONFileQueryCache(directory: folder.appendingPathComponent("client"))
-        .get(for: keys[count - 1], as: Account.self)
-    precondition(saved?.revision == settings.repetitions, "flush() wrote the latest value")
+        .get(for: keys[count - 1], as: Profile.self)
+    precondition(saved?.followers == settings.repetitions, "flush() wrote the latest value")
     return [
         Row(
             scenario: "(n) setQueryData, persisted key (disk cache)", baselineName: "setQueryData, no cache",

@@ -213,8 +213,6 @@ import Testing
         OperatorCase(name: "eraseToAnyPublisher") { s, _, _ in s.eraseToAnyPublisher() },
     ]
 
-    static func completions() -> [Completion<TestError>] { [.finished, .failure(.boom)] }
-
     @Test(
         "a completed chain lets go of the subscriber, the operator's closures and its upstream",
         arguments: operators, [true, false])

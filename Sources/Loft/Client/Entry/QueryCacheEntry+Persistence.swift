@@ -23,13 +23,17 @@ extension QueryCacheEntry {
         _ persistence: EntryPersistence
     ) {
         let now = context.scheduler.now
-        let isValid =
-            if let pending = context.writer.pending(key, in: persistence) {
-                persistence.config.invalidationPolicy.isValid(savedAt: pending.savedAt, now: now)
-            } else {
-                persistence.hasValidValue(for: key, at: now)
-            }
-        let stored = isValid && data == nil ? load(from: persistence) : nil
+        let isValid: Bool
+        let stored: CachedValue<any Sendable>?
+        if let queued = context.writer.pending(key, in: persistence) {
+            // A value still queued for the cache is the stored one: no need to ask the cache.
+            let valid = Self.valid(queued, persistence, now: now)
+            isValid = valid != nil
+            stored = data == nil ? valid : nil
+        } else {
+            isValid = persistence.hasValidValue(for: key, at: now)
+            stored = isValid && data == nil ? load(from: persistence) : nil
+        }
         send(
             .storeChecked(request, intent, observer: observer, waiter: waiter, isValid: isValid, stored: stored))
     }
@@ -37,9 +41,8 @@ extension QueryCacheEntry {
     /// The valid stored value, if any (a value still queued for the cache first); a failure becomes an event.
     func load(from persistence: EntryPersistence) -> CachedValue<any Sendable>? {
         let now = context.scheduler.now
-        if let pending = context.writer.pending(key, in: persistence) {
-            guard persistence.config.invalidationPolicy.isValid(savedAt: pending.savedAt, now: now) else { return nil }
-            return CachedValue(value: pending.value, savedAt: pending.savedAt)
+        if let queued = context.writer.pending(key, in: persistence) {
+            return Self.valid(queued, persistence, now: now)
         }
         do throws(CacheError) {
             return try persistence.validValue(for: key, at: now)
@@ -47,5 +50,13 @@ extension QueryCacheEntry {
             context.events.send(.persistenceFailed(key, error: error))
             return nil
         }
+    }
+
+    /// A value queued for the cache, as the cache would give it back: nil once the policy says it expired.
+    private static func valid(
+        _ queued: PersistenceWriter.Save, _ persistence: EntryPersistence, now: SchedulerInstant
+    ) -> CachedValue<any Sendable>? {
+        guard persistence.config.invalidationPolicy.isValid(savedAt: queued.savedAt, now: now) else { return nil }
+        return CachedValue(value: queued.value, savedAt: queued.savedAt)
     }
 }
