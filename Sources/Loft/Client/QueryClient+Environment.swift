@@ -53,8 +53,13 @@ extension QueryClient {
         state.withLock { state in
             let entries = state.entries.values
             var due: [QueryCacheEntry] = []
+            // Reads through the index borrow each entry: a `for` loop would retain and release every one.
             due.reserveCapacity(entries.count { $0.mayRefetch(on: trigger, at: now) })
-            for entry in entries where entry.mayRefetch(on: trigger, at: now) { due.append(entry) }
+            var index = entries.startIndex
+            while index != entries.endIndex {
+                if entries[index].mayRefetch(on: trigger, at: now) { due.append(entries[index]) }
+                entries.formIndex(after: &index)
+            }
             return due
         }
     }

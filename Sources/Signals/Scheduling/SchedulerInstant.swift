@@ -37,8 +37,14 @@ public struct SchedulerInstant: Sendable, Hashable, Comparable, Codable, CustomS
 
     /// The instant `duration` later (earlier, when negative).
     public func advanced(by duration: Duration) -> SchedulerInstant {
-        let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(duration.nanoseconds)
-        guard !overflow else { return SchedulerInstant(nanosecondsSinceEpoch: duration < .zero ? .min : .max) }
+        advanced(byNanoseconds: duration.nanoseconds)
+    }
+
+    /// The instant `nanoseconds` later (earlier, when negative), saturating: for durations converted once and
+    /// added often (a `Duration`'s conversion to nanoseconds costs more than the addition).
+    package func advanced(byNanoseconds nanoseconds: Int64) -> SchedulerInstant {
+        let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(nanoseconds)
+        guard !overflow else { return SchedulerInstant(nanosecondsSinceEpoch: nanoseconds < 0 ? .min : .max) }
         return SchedulerInstant(nanosecondsSinceEpoch: sum)
     }
 

@@ -105,6 +105,29 @@ import Testing
         #expect(checked == Self.cases.count * 3 * 2 * 4)
     }
 
+    @Test("the mirror agrees with the machine for every pair of observers that can fetch (mixed stale times)")
+    func mirrorAgreesForPairs() {
+        let fetching = Self.cases.filter { $0.isEnabled && $0.canFetch }
+        let instants = [Self.start, Self.start + .seconds(9), Self.start + .seconds(10), Self.start + .seconds(3600)]
+        var checked = 0
+        for first in fetching {
+            for second in fetching {
+                for data in Data.allCases {
+                    let machine = Self.machine(observers: [first, second], data: data)
+                    for trigger in [ObserverTally.Trigger.focus, .reconnect] {
+                        for now in instants {
+                            let predicted = machine.firstRefetch(on: trigger).map { $0 <= now } ?? false
+                            let actual = Self.refetches(machine, on: trigger, at: now)
+                            #expect(predicted == actual, "\(first) + \(second), data \(data), \(trigger)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == fetching.count * fetching.count * 3 * 2 * 4)
+    }
+
     @Test("with several observers the mirror takes the earliest; one leaving or changing moves it")
     func mirrorFollowsObservers() {
         let conditions = ClientEnvironment.Conditions()

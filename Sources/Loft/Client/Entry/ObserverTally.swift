@@ -22,6 +22,36 @@ package struct ObserverTally: Sendable {
     private(set) var staticStaleTime: Int32 = 0
     /// Enabled observers by slot: a handful of distinct slots however many observers there are.
     private var slots: [Slot: Int] = [:]
+    /// What the slots say, worked out when they change rather than on each event (every event asks, and
+    /// walking a dictionary and converting `Duration`s to nanoseconds cost more than the rest of the event).
+    private var summary = Summary()
+
+    /// The slots, as the questions each event asks need them.
+    private struct Summary: Sendable {
+        /// The enabled observers' distinct freshness windows in nanoseconds, shortest first.
+        var staleness: [Int64] = []
+        var focus = TriggerSummary()
+        var reconnect = TriggerSummary()
+
+        subscript(trigger: Trigger) -> TriggerSummary {
+            get { trigger == .focus ? focus : reconnect }
+            set {
+                if trigger == .focus { focus = newValue } else { reconnect = newValue }
+            }
+        }
+    }
+
+    /// What one trigger does through the observers that can fetch.
+    private struct TriggerSummary: Sendable {
+        /// An observer refetches on it whatever the staleness (`.always`).
+        var always = false
+        /// An observer refetches on it when stale (`.ifStale`), whatever its `staleTime`.
+        var ifStale = false
+        /// Such an observer's `staleTime` is not `.static`: invalidation makes the entry stale for it.
+        var ifStaleInvalidates = false
+        /// The shortest freshness window in nanoseconds among them (nil: none has a duration).
+        var shortest: Int64?
+    }
 
     /// Counts `observer` in (`sign` 1) or out (`sign` -1).
     mutating func count(_ observer: EntryObserver, _ sign: Int) {
@@ -29,9 +59,11 @@ package struct ObserverTally: Sendable {
         guard observer.isEnabled else { return }
         enabled += Int32(sign)
         if case .duration(let duration) = observer.staleTime { bump(.staleness(duration), sign) }
-        guard observer.refetch != nil else { return }
-        count(.focus, observer.refetchOnFocus, observer.staleTime, sign)
-        count(.reconnect, observer.refetchOnReconnect, observer.staleTime, sign)
+        if observer.refetch != nil {
+            count(.focus, observer.refetchOnFocus, observer.staleTime, sign)
+            count(.reconnect, observer.refetchOnReconnect, observer.staleTime, sign)
+        }
+        summarise()
     }
 
     private mutating func count(_ trigger: Trigger, _ refetches: RefetchTrigger, _ staleTime: StaleTime, _ sign: Int) {
@@ -47,13 +79,39 @@ package struct ObserverTally: Sendable {
         slots[slot] = count > 0 ? count : nil
     }
 
+    /// Works the summary out again from the slots.
+    private mutating func summarise() {
+        var summary = Summary()
+        for slot in slots.keys {
+            switch slot {
+            case .staleness(let duration):
+                summary.staleness.append(duration.nanoseconds)
+            case .always(let trigger):
+                summary[trigger].always = true
+            case .ifStale(let trigger, let staleTime):
+                summary[trigger].ifStale = true
+                switch staleTime {
+                case .duration(let duration):
+                    summary[trigger].ifStaleInvalidates = true
+                    summary[trigger].shortest = min(summary[trigger].shortest ?? .max, duration.nanoseconds)
+                case .infinity:
+                    summary[trigger].ifStaleInvalidates = true
+                case .static:
+                    break
+                }
+            }
+        }
+        summary.staleness.sort()
+        self.summary = summary
+    }
+
     /// The first instant after `now` at which data updated at `updatedAt` turns stale for an enabled observer.
     func nextStaleness(after updatedAt: SchedulerInstant, now: SchedulerInstant) -> SchedulerInstant? {
-        var next: SchedulerInstant?
-        for case .staleness(let duration) in slots.keys where updatedAt + duration > now {
-            next = min(next ?? updatedAt + duration, updatedAt + duration)
+        for window in summary.staleness {
+            let instant = updatedAt.advanced(byNanoseconds: window)
+            if instant > now { return instant }
         }
-        return next
+        return nil
     }
 
     /// The instant before every other: a trigger refetches whenever it comes.
@@ -63,26 +121,12 @@ package struct ObserverTally: Sendable {
     /// that can fetch (the staleness rule of `EntryStateMachine.isStale`, per slot): `anyInstant` when it
     /// refetches whenever it comes, nil when it never does until something changes.
     func firstRefetch(on trigger: Trigger, _ snapshot: EntrySnapshot) -> SchedulerInstant? {
-        var first: SchedulerInstant?
-        for slot in slots.keys {
-            let instant: SchedulerInstant?
-            switch slot {
-            case .always(let slotTrigger) where slotTrigger == trigger:
-                instant = Self.anyInstant
-            case .ifStale(let slotTrigger, let staleTime) where slotTrigger == trigger:
-                instant = Self.firstStaleness(of: snapshot, staleTime: staleTime)
-            default:
-                instant = nil
-            }
-            if let instant { first = min(first ?? instant, instant) }
-        }
-        return first
-    }
-
-    /// The first instant at which `snapshot` is stale for an enabled observer with `staleTime`.
-    private static func firstStaleness(of snapshot: EntrySnapshot, staleTime: StaleTime) -> SchedulerInstant? {
-        guard snapshot.data != nil, let updatedAt = snapshot.dataUpdatedAt else { return anyInstant }
-        if staleTime == .static { return nil }
-        return snapshot.isInvalidated ? anyInstant : staleTime.deadline(after: updatedAt)
+        let summary = summary[trigger]
+        if summary.always { return Self.anyInstant }
+        guard summary.ifStale else { return nil }
+        // With no data, every observer's data is stale, whatever its `staleTime`.
+        guard snapshot.data != nil, let updatedAt = snapshot.dataUpdatedAt else { return Self.anyInstant }
+        if snapshot.isInvalidated { return summary.ifStaleInvalidates ? Self.anyInstant : nil }
+        return summary.shortest.map { updatedAt.advanced(byNanoseconds: $0) }
     }
 }
