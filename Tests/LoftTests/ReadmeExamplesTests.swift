@@ -90,12 +90,39 @@ let api = ExampleAPI()
         let rename = Mutation<String, Profile>(client: client) { name in
             try await api.rename(42, to: name)
         }
-        rename.execute(with: "Ada Lovelace") { profile, invalidator in
-            invalidator.invalidate(["profile", 42], .lastData)
+        rename.execute(with: "Ada Lovelace") { profile, invalidate in
+            invalidate(["profile", 42], .lastData)
         }
         let renamed = try await rename.mutate("Ada")
         #expect(renamed.name == "Ada")
         await client.waitUntilIdle()
+
+        client.setMutationCallbacks(
+            MutationCallbacks(onError: { error, call in print("mutation \(call.id) failed: \(error)") }))
+
+        let like = Mutation<Int, Profile>(
+            client: client,
+            options: MutationOptions(
+                onMutate: { id -> Profile? in
+                    let key = QueryKey("profile", id)
+                    let before = try? client.getQueryData(key, as: Profile.self)
+                    if let before { client.setQueryData(Profile(id: id, name: before.name + " ♥"), for: key) }
+                    return before
+                },
+                onError: { _, id, before in
+                    if let before = before ?? nil { client.setQueryData(before, for: QueryKey("profile", id)) }
+                }
+            )
+        ) { id in try await api.rename(id, to: "liked") }
+        _ = try? await like.mutate(42)
+
+        let save = Mutation<String, Profile>(client: client, options: MutationOptions(scope: "profile-42")) { name in
+            try await api.rename(42, to: name)
+        }
+        save.execute(with: "Ada")
+        save.execute(with: "Ada Lovelace")  // sent once the first one settled
+        await client.waitUntilIdle()
+        #expect(save.state.value?.name == "Ada Lovelace")
 
         struct ProfileRenderer: QueryRenderer {
             func loadingView() -> String { "Loading…" }

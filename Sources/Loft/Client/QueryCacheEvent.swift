@@ -16,10 +16,14 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     case restored(QueryKey)
     /// Saving or loading `key` in the persistent cache failed; the in-memory state is unaffected.
     case persistenceFailed(QueryKey, error: any Error)
+    /// A mutation call was submitted, changed or removed (the client's mutation cache).
+    case mutation(MutationEvent)
 
-    /// The key the event is about.
+    /// The key the event is about; for a mutation event, the call's `mutationKey` (`"mutation"` when it has
+    /// none).
     public var key: QueryKey {
         switch self {
+        case .mutation(let event): event.info.mutationKey ?? "mutation"
         case .added(let key), .updated(let key), .removed(let key), .restored(let key): key
         case .fetchStarted(let key, _), .fetchFinished(let key, _), .persistenceFailed(let key, _): key
         }
@@ -36,6 +40,7 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .fetchFinished(let key, nil): "fetchFinished \(key)"
         case .fetchFinished(let key, let error?): "fetchFinished \(key) failed: \(error)"
         case .persistenceFailed(let key, let error): "persistenceFailed \(key): \(error)"
+        case .mutation(let event): "\(event)"
         }
     }
 }

@@ -25,7 +25,6 @@ public final class QueryClient: Sendable {
     struct State: Sendable {
         var entries: [QueryKey: QueryCacheEntry] = [:]
         var index = KeyIndex()
-        var runningMutations = 0
         /// Defaults by key prefix (`setQueryDefaults`).
         var prefixDefaults: [QueryKey: QueryDefaults] = [:]
         /// Observers of removed entries, to be moved to the next entry of their key when one is made.
@@ -57,6 +56,8 @@ public final class QueryClient: Sendable {
     /// Whether `setQueryDefaults` was ever called: until then `defaults(for:)` takes no lock.
     let hasPrefixDefaults = Atomic<Bool>(false)
     package let context: ClientContext
+    /// Every mutation call of this client, from submission until `gcTime` after it settled.
+    package let mutationCache: MutationCache
 
     /// Makes a client.
     ///
@@ -85,6 +86,7 @@ public final class QueryClient: Sendable {
         explicitCacheConfig = cacheConfig
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
+        mutationCache = MutationCache(context: context)
         context.setCollector { [weak self] entry in self?.collect(entry) }
         context.setFinder { [weak self] key in self?.existingEntry(for: key) }
         context.environment.update { conditions in
@@ -238,22 +240,10 @@ public final class QueryClient: Sendable {
         return try QuerySnapshot(key: key, entry: entry, staleTime: defaults(for: key).staleTime, now: scheduler.now)
     }
 
-    /// How many mutations of this client are running.
-    public func isMutating() -> Int {
-        state.withLock { $0.runningMutations }
-    }
-
-    package func mutationStarted() {
-        state.withLock { $0.runningMutations += 1 }
-    }
-
-    package func mutationEnded() {
-        state.withLock { $0.runningMutations -= 1 }
-    }
-
-    /// Removes every entry and cancels every fetch.
+    /// Removes every entry and cancels every fetch, and removes the settled mutation calls (pending ones go on).
     public func clear() {
         removeQueries(QueryKey(parts: []))
+        mutationCache.removeSettled()
     }
 
     /// Returns once no fetch or other tracked work is running (retries waiting on the scheduler and fetches

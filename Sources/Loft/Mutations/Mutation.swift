@@ -3,36 +3,49 @@
 ///
 /// ```swift
 /// let createUser = Mutation<NewUser, User>(client: client) { new in try await api.create(new) }
-/// createUser.execute(with: NewUser(name: "ada")) { user, invalidator in
-///     invalidator.invalidate("users", .lastData)
+/// createUser.execute(with: NewUser(name: "ada")) { user, invalidate in
+///     invalidate("users", .lastData)
 /// }
 /// ```
 ///
 /// **Behavior**
-/// - `state` is `.idle` until the first call, `.loading` while the request runs, then `.succeed(response)`
-///   or `.failed(error)`; with calls that overlap, the state follows the latest call.
-/// - The callbacks run in order: `onMutate`, the request (with `retry`), `onSuccess` or `onError` (options
-///   first, then the `execute` closure), `onSettled`.
-/// - Retries wait on the client's scheduler. `QueryClient.isMutating()` counts running mutations.
-/// - Observable; a mutation nobody references is freed once its running calls end.
+/// - Each call (`execute`, `mutate`) is listed in the client's mutation cache (`QueryClient.mutations`) from
+///   submission until `gcTime` after it settled, with its events on `QueryClient.events`.
+/// - `state` is `.idle` until the first call, `.loading` while a call is pending (running, waiting for its
+///   scope, or paused offline: `isPaused`), then `.succeed(response)` or `.failed(error)` once every
+///   callback ran (see `MutationOptions` for their order and for throwing callbacks). With calls that overlap,
+///   the state follows the latest call.
+/// - Calls with the same `scope` run one at a time in submission order; a failed or cancelled call lets the
+///   next one run.
+/// - With `networkMode .online` (the default) a call submitted offline waits, paused, for the network.
+/// - Retries (`retry`, default none) wait on the client's scheduler, through the retryer queries use.
+/// - `cancel()`, `QueryClient.cancelMutations(matching:)` or cancelling the task awaiting `mutate` cancels a
+///   pending call: its task is cancelled, `onError` and `onSettled` run with `MutationError.cancelled`.
+/// - Observable; a mutation nobody references is freed once its pending calls end.
 public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// The request of a mutation: its input in, the server's response out.
     public typealias Fetcher = @Sendable (Request) async throws -> Response
 
-    /// The client whose queries the mutation invalidates.
+    /// The latest call, its state, and the calls still pending.
+    private struct Calls: Sendable {
+        var latest: UInt64 = 0
+        var state: QueryState<Response> = .idle
+        var pending: Set<UInt64> = []
+    }
+
+    /// The client whose queries the mutation invalidates, and whose mutation cache lists its calls.
     public let client: QueryClient
-    /// The callbacks and retries.
+    /// The callbacks, retries, scope and network behaviour.
     public let options: MutationOptions<Request, Response>
     private let fetcher: Fetcher
-    /// The latest call's number, and its state.
-    private let latest = Locked<(call: UInt64, state: QueryState<Response>)>((0, .idle))
+    private let calls = Locked(Calls())
     private let view: DerivedView<Response>
 
     /// Makes a mutation.
     ///
     /// - Parameters:
     ///   - client: the cache whose queries it invalidates. Default `QueryClient.shared`.
-    ///   - options: callbacks and retries. Default: none, no retry.
+    ///   - options: callbacks, retries, scope. Default: none, no retry, no scope, paused while offline.
     ///   - fetcher: performs the change on the server.
     public init(
         client: QueryClient = .shared,
@@ -43,7 +56,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.options = options
         self.fetcher = fetcher
         view = DerivedView(showing: QuerySnapshot(key: Self.key, showing: .idle), client: client)
-        view.derive { [latest] in QuerySnapshot(key: Self.key, showing: latest.withLock { $0.state }) }
+        view.derive { [calls] in QuerySnapshot(key: Self.key, showing: calls.withLock { $0.state }) }
     }
 
     deinit {
@@ -80,83 +93,112 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         view.observer.valuePublisher
     }
 
-    /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator.
+    /// The latest call as the client's mutation cache lists it (nil before the first call, after `reset()`,
+    /// or once the call was removed `gcTime` after it settled).
+    public var latestCall: MutationInfo? {
+        let latest = calls.withLock { $0.latest }
+        return latest == 0 ? nil : client.mutationCache.info(latest)
+    }
+
+    /// Whether the latest call is pending but not running: waiting for its scope, or for the network.
+    public var isPaused: Bool {
+        latestCall.map { $0.status == .pending && $0.isPaused } ?? false
+    }
+
+    /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator, after the
+    /// options' `onSuccess` and before `onSettled`.
     ///
     /// Errors are in `state` (and go to `options.onError`); nothing is thrown.
     public func execute(
         with request: Request,
         onSuccess: @escaping @Sendable (Response, QueryInvalidator) -> Void = { _, _ in }
     ) {
-        client.context.tracker.spawn { [self] in
-            _ = try? await run(request, onSuccess: onSuccess)
-        }
+        start(request, onSuccess: onSuccess, completion: nil)
     }
 
     /// Runs the mutation and returns the response.
     ///
-    /// - Throws: the request's error once retries are exhausted (after `onError` and `onSettled` ran), or
-    ///   `CancellationError` when the calling task is cancelled.
+    /// - Throws: the request's error once retries are exhausted (after `onError` and `onSettled` ran), the
+    ///   first error a callback threw, or `MutationError.cancelled` when the call was cancelled (cancelling the
+    ///   task awaiting `mutate` cancels the call).
     @discardableResult
     public func mutate(_ request: Request) async throws -> Response {
-        try await run(request, onSuccess: nil)
+        let call = Locked<(id: UInt64?, isCancelled: Bool)>((nil, false))
+        let cache = client.mutationCache
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let id = start(request, onSuccess: nil) { continuation.resume(with: $0) }
+                let isCancelled = call.withLock { call -> Bool in
+                    call.id = id
+                    return call.isCancelled
+                }
+                if isCancelled { cache.cancel(id) }
+            }
+        } onCancel: {
+            let id = call.withLock { call -> UInt64? in
+                call.isCancelled = true
+                return call.id
+            }
+            if let id { cache.cancel(id) }
+        }
     }
 
-    /// Puts the state back to `.idle`.
+    /// Cancels every pending call of this mutation.
+    public func cancel() {
+        let pending = calls.withLock { $0.pending }
+        for id in pending.sorted() { client.mutationCache.cancel(id) }
+    }
+
+    /// Puts the state back to `.idle`; calls still pending no longer change it.
     public func reset() {
-        latest.withLock { $0 = ($0.call + 1, .idle) }
+        calls.withLock { calls in
+            calls.latest = 0
+            calls.state = .idle
+        }
         view.changed()
     }
 
-    private func run(
-        _ request: Request, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) async throws -> Response {
-        let call = latest.withLock { latest in
-            latest.call += 1
-            return latest.call
+    /// Submits a call and starts its task; returns the call's id.
+    @discardableResult
+    private func start(
+        _ request: Request, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?,
+        completion: (@Sendable (Result<Response, any Error>) -> Void)?
+    ) -> UInt64 {
+        let cache = client.mutationCache
+        let id = cache.submit(
+            request: request, mutationKey: options.mutationKey, scope: options.scope, gcTime: options.gcTime,
+            meta: options.meta)
+        calls.withLock { calls in
+            calls.latest = id
+            calls.state = .loading
+            calls.pending.insert(id)
         }
-        client.mutationStarted()
-        defer { client.mutationEnded() }
-        publish(.loading, ifLatest: call)
-        let context = await options.onMutate?(request)
-        do {
-            let response = try await attempt(request)
-            publish(.succeed(response), ifLatest: call)
-            await options.onSuccess?(response, request, context)
-            onSuccess?(response, QueryInvalidator(client: client))
-            await options.onSettled?(response, nil, request, context)
-            return response
-        } catch {
-            publish(.failed(error), ifLatest: call)
-            await options.onError?(error, request, context)
-            await options.onSettled?(nil, error, request, context)
-            throw error
+        view.changed()
+        let task = client.context.tracker.spawn { [self] in
+            let result = await MutationRun(id: id, request: request, mutation: self).perform(onSuccess)
+            let isLatest = calls.withLock { calls -> Bool in
+                calls.pending.remove(id)
+                guard calls.latest == id else { return false }
+                switch result {
+                case .success(let response): calls.state = .succeed(response)
+                case .failure(let error): calls.state = .failed(error)
+                }
+                return true
+            }
+            if isLatest { view.changed() }
+            completion?(result)
         }
+        cache.attach(task, to: id)
+        return id
     }
 
-    /// One call through the client's retryer (the one queries use): back-off on the client's timer queue.
-    /// Mutations run whatever the network and the focus until offline mutations exist.
-    private func attempt(_ request: Request) async throws -> Response {
+    /// What one call runs: the fetcher through the client's retryer.
+    func send(_ request: Request, hooks: Retryer.Hooks) async -> Retryer.Outcome<Response> {
         let retryer = Retryer(
-            policy: options.retry, networkMode: .always, pausesWhenUnfocused: false, context: client.context)
+            policy: options.retry, networkMode: options.networkMode, pausesWhenUnfocused: false,
+            context: client.context)
         let fetcher = fetcher
-        switch await retryer.run(Retryer.Hooks(), { try await fetcher(request) }) {
-        case .success(let response):
-            return response
-        case .failure(let error, _):
-            throw error
-        case .cancelled:
-            throw CancellationError()
-        }
-    }
-
-    /// Makes `state` the mutation's, unless a later call (or a reset) came since `call`.
-    private func publish(_ state: QueryState<Response>, ifLatest call: UInt64) {
-        let isLatest = latest.withLock { latest -> Bool in
-            guard latest.call == call else { return false }
-            latest.state = state
-            return true
-        }
-        if isLatest { view.changed() }
+        return await retryer.run(hooks) { try await fetcher(request) }
     }
 }
 

@@ -1,38 +1,118 @@
-/// The callbacks and retries of a `Mutation`. The callbacks run in this order: `onMutate` before the request,
-/// then `onSuccess` or `onError`, then `onSettled`.
+/// The callbacks, retries, scope and network behaviour of a `Mutation`.
+///
+/// With an optimistic update, `onMutate` returns a context of your type, which `onSuccess`, `onError` and
+/// `onSettled` receive typed (no cast):
 ///
 /// ```swift
-/// MutationOptions<NewUser, User>(
-///     onMutate: { new in /* optimistic update; return what onError needs to roll back */ nil },
-///     onSuccess: { user, _, _ in print("created", user.id) },
-///     onError: { error, _, _ in print(error) }
+/// MutationOptions<Like, Post>(
+///     onMutate: { like in
+///         let before = try? client.getQueryData(["post", like.postID], as: Post.self)
+///         client.setQueryData(before.map { $0.liked() }, for: ["post", like.postID])
+///         return before  // the context
+///     },
+///     onError: { _, like, before in client.setQueryData(before ?? nil, for: ["post", like.postID]) }
 /// )
 /// ```
+///
+/// **Behavior**
+/// - Order per call: the client's `onMutate` then the options' (before the request; the request waits for its
+///   scope and the network after them), the request (with `retry`), then on success the client's
+///   `onSuccess`, the options', the `execute` closure, the client's `onSettled`, the options'; on failure the
+///   client's `onError`, the options', the client's `onSettled`, the options'. Each runs once per call.
+/// - The mutation's state changes (to success or error) only after those callbacks ran: an observer that
+///   reacts to the success sees what they did (invalidations included).
+/// - A callback may throw: the callbacks after it still run, and the call then fails with the first error a
+///   callback threw (`mutate` throws it, the state shows it). `onSettled` receives the request's own outcome.
+///   When `onMutate` throws, the request is not sent: `onError` (with no context) and `onSettled` run with its
+///   error.
 public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
-    /// Runs before the request; whatever it returns (the context, for example a snapshot to roll back to)
-    /// is handed to the other callbacks. Default none.
-    public var onMutate: (@Sendable (Request) async -> (any Sendable)?)?
-    /// Runs after a success with the response, the request and the context. Default none.
-    public var onSuccess: (@Sendable (Response, Request, (any Sendable)?) async -> Void)?
-    /// Runs after the last failed attempt with the error, the request and the context. Default none.
-    public var onError: (@Sendable (any Error, Request, (any Sendable)?) async -> Void)?
-    /// Runs last, after a success or a failure. Default none.
-    public var onSettled: (@Sendable (Response?, (any Error)?, Request, (any Sendable)?) async -> Void)?
+    /// Before the request: returns the context (erased), `()` when there is no `onMutate`.
+    let onMutate: (@Sendable (Request) async throws -> any Sendable)?
+    let onSuccess: (@Sendable (Response, Request, any Sendable) async throws -> Void)?
+    let onError: (@Sendable (any Error, Request, (any Sendable)?) async throws -> Void)?
+    let onSettled: (@Sendable (Response?, (any Error)?, Request, (any Sendable)?) async throws -> Void)?
     /// When a failed request is retried. Default `.never` (a mutation is not repeated unless asked).
     public var retry: RetryPolicy
+    /// Mutations with the same scope run one after another, in the order they were submitted; nil (the
+    /// default) runs in parallel with every other mutation.
+    public var scope: String?
+    /// The key that names this kind of mutation: filters (`QueryClient.mutations(matching:)`, `MutationList`)
+    /// find its calls by it. Default none.
+    public var mutationKey: QueryKey?
+    /// What the network does to a call: `.online` (the default) pauses a call submitted offline until the
+    /// client is online again; `.always` never pauses.
+    public var networkMode: NetworkMode
+    /// How long a settled call stays in the client's mutation cache (`mutations(matching:)`). Default 300 s.
+    public var gcTime: GCTime
+    /// Anything you want to read back from the call (a logger, the client's callbacks). Default empty.
+    public var meta: [String: String]
 
-    /// Makes options; everything defaults to "none", and `retry` to `.never`.
-    public init(
-        onMutate: (@Sendable (Request) async -> (any Sendable)?)? = nil,
-        onSuccess: (@Sendable (Response, Request, (any Sendable)?) async -> Void)? = nil,
-        onError: (@Sendable (any Error, Request, (any Sendable)?) async -> Void)? = nil,
-        onSettled: (@Sendable (Response?, (any Error)?, Request, (any Sendable)?) async -> Void)? = nil,
-        retry: RetryPolicy = .never
+    /// Options whose `onMutate` returns a `Context` that the other callbacks receive typed.
+    ///
+    /// - Parameters:
+    ///   - onMutate: runs first, before the request; may write the cache (an optimistic update) and returns
+    ///     what the others need to roll it back.
+    ///   - onSuccess: after a successful request, with the response, the request and the context.
+    ///   - onError: after the last failed attempt (or a throwing `onMutate`, then with no context).
+    ///   - onSettled: last, after either.
+    public init<Context: Sendable>(
+        onMutate: @escaping @Sendable (Request) async throws -> Context,
+        onSuccess: (@Sendable (Response, Request, Context) async throws -> Void)? = nil,
+        onError: (@Sendable (any Error, Request, Context?) async throws -> Void)? = nil,
+        onSettled: (@Sendable (Response?, (any Error)?, Request, Context?) async throws -> Void)? = nil,
+        retry: RetryPolicy = .never, scope: String? = nil, mutationKey: QueryKey? = nil,
+        networkMode: NetworkMode = .online, gcTime: GCTime = .seconds(300), meta: [String: String] = [:]
     ) {
-        self.onMutate = onMutate
-        self.onSuccess = onSuccess
-        self.onError = onError
-        self.onSettled = onSettled
-        self.retry = retry
+        self.onMutate = { request in try await onMutate(request) }
+        // The context is the value `onMutate` returned, so the casts below always succeed.
+        if let onSuccess {
+            self.onSuccess = { response, request, context in
+                if let context = context as? Context { try await onSuccess(response, request, context) }
+            }
+        } else {
+            self.onSuccess = nil
+        }
+        if let onError {
+            self.onError = { error, request, context in try await onError(error, request, context as? Context) }
+        } else {
+            self.onError = nil
+        }
+        if let onSettled {
+            self.onSettled = { response, error, request, context in
+                try await onSettled(response, error, request, context as? Context)
+            }
+        } else {
+            self.onSettled = nil
+        }
+        (self.retry, self.scope, self.mutationKey) = (retry, scope, mutationKey)
+        (self.networkMode, self.gcTime, self.meta) = (networkMode, gcTime, meta)
+    }
+
+    /// Options with no `onMutate` (no context). Everything defaults to none; `retry` to `.never`.
+    public init(
+        onSuccess: (@Sendable (Response, Request) async throws -> Void)? = nil,
+        onError: (@Sendable (any Error, Request) async throws -> Void)? = nil,
+        onSettled: (@Sendable (Response?, (any Error)?, Request) async throws -> Void)? = nil,
+        retry: RetryPolicy = .never, scope: String? = nil, mutationKey: QueryKey? = nil,
+        networkMode: NetworkMode = .online, gcTime: GCTime = .seconds(300), meta: [String: String] = [:]
+    ) {
+        onMutate = nil
+        if let onSuccess {
+            self.onSuccess = { response, request, _ in try await onSuccess(response, request) }
+        } else {
+            self.onSuccess = nil
+        }
+        if let onError {
+            self.onError = { error, request, _ in try await onError(error, request) }
+        } else {
+            self.onError = nil
+        }
+        if let onSettled {
+            self.onSettled = { response, error, request, _ in try await onSettled(response, error, request) }
+        } else {
+            self.onSettled = nil
+        }
+        (self.retry, self.scope, self.mutationKey) = (retry, scope, mutationKey)
+        (self.networkMode, self.gcTime, self.meta) = (networkMode, gcTime, meta)
     }
 }

@@ -1,9 +1,10 @@
-/// What a mutation's `onSuccess` receives to refresh the queries that its change made stale.
+/// What a mutation's `onSuccess` receives to refresh the queries that its change made stale. It can be
+/// called as a function (Pigeon's spelling) or through `invalidate`.
 ///
 /// ```swift
-/// createUser.execute(with: newUser) { user, invalidator in
-///     invalidator.invalidate("users", .lastData)                // refetch the lists with their last request
-///     invalidator.invalidate(["user", user.id], .newData(user.id))
+/// createUser.execute(with: newUser) { user, invalidate in
+///     invalidate("users", .lastData)                // refetch the lists with their last request
+///     invalidate(["user", user.id], .newData(user.id))
 /// }
 /// ```
 public struct QueryInvalidator: Sendable {
@@ -30,5 +31,10 @@ public struct QueryInvalidator: Sendable {
             client.invalidateQueries(key, refetchType: .none)
             client.refetchQueries(key, withRequest: request)
         }
+    }
+
+    /// `invalidate(key, mode)`, called as a function: `invalidate("users", .lastData)`.
+    public func callAsFunction(_ key: QueryKey, _ mode: Mode = .lastData) {
+        invalidate(key, mode)
     }
 }

@@ -15,8 +15,7 @@ import Testing
                     log.mutate { $0.append("onMutate \(request)") }
                     return "context"
                 },
-                onSuccess: { response, _, context in log.mutate { $0.append("onSuccess \(response) \(context ?? "")") }
-                },
+                onSuccess: { response, _, context in log.mutate { $0.append("onSuccess \(response) \(context)") } },
                 onSettled: { response, error, _, _ in
                     log.mutate { $0.append("onSettled \(response ?? -1) \(error == nil)") }
                 }
@@ -39,8 +38,8 @@ import Testing
         let mutation = Mutation<Int, Int>(
             client: harness.client,
             options: MutationOptions(
-                onError: { error, _, _ in log.mutate { $0.append("onError \(error)") } },
-                onSettled: { _, error, _, _ in log.mutate { $0.append("onSettled \(error != nil)") } }
+                onError: { error, _ in log.mutate { $0.append("onError \(error)") } },
+                onSettled: { _, error, _ in log.mutate { $0.append("onSettled \(error != nil)") } }
             )
         ) { _ in throw APIError.offline }
         await #expect(throws: APIError.offline) { try await mutation.mutate(1) }
@@ -103,7 +102,7 @@ import Testing
             fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
         let create = Mutation<String, String>(client: harness.client) { $0 }
-        create.execute(with: "ada") { _, invalidator in invalidator.invalidate("users", .lastData) }
+        create.execute(with: "ada") { _, invalidate in invalidate("users", .lastData) }
         await harness.client.waitUntilIdle()
         #expect(fetcher.requests == [1, 1])
         #expect(list.state.value == "v2")

@@ -1,0 +1,224 @@
+/// The mutation cache of one client (TanStack's `MutationCache`): every call of every `Mutation` of the client,
+/// from submission until `gcTime` after it settled, with the scopes that run their calls one at a time.
+///
+/// **Behavior**
+/// - A call is listed from `submit` (pending) to `gcTime` after `settle`; a pending call is never removed.
+/// - Every change of a call is published on the client's `events` as `.mutation(...)`, in the order of the
+///   changes of that call.
+/// - Calls of one scope take turns in submission order: `waitForTurn` returns for the first pending call of its
+///   scope and suspends the others (paused) until every call before them settled, whatever its outcome.
+/// - `cancel` cancels a call's task (a call whose task does not exist yet is cancelled as soon as it does), and
+///   takes a call waiting for its turn out of the line.
+package final class MutationCache: Sendable {
+    private struct Record: Sendable {
+        var info: MutationInfo
+        var gcTime: GCTime
+        /// Its garbage-collection timer.
+        let timer: TimerQueue.Key
+        var task: Task<Void, Never>?
+        var isCancelled = false
+    }
+
+    /// The calls of one scope waiting for their turn, in submission order; the first one runs.
+    private struct Line: Sendable {
+        var ids: [UInt64] = []
+        var resumes: [UInt64: @Sendable () -> Void] = [:]
+    }
+
+    private struct State: Sendable {
+        var records: [UInt64: Record] = [:]
+        var lines: [String: Line] = [:]
+        var nextID: UInt64 = 0
+        var callbacks = MutationCallbacks()
+    }
+
+    private let context: ClientContext
+    private let state = Locked(State())
+
+    package init(context: ClientContext) {
+        self.context = context
+    }
+
+    // MARK: - Reading
+
+    /// The client-wide callbacks, run before each mutation's own.
+    package var callbacks: MutationCallbacks {
+        get { state.withLock { $0.callbacks } }
+        set { state.withLock { $0.callbacks = newValue } }
+    }
+
+    /// The calls `filter` lets through, in submission order.
+    package func infos(matching filter: MutationFilter) -> [MutationInfo] {
+        let infos = state.withLock { $0.records.values.map(\.info) }
+        return infos.filter { filter.matches($0) }.sorted { $0.id < $1.id }
+    }
+
+    package func info(_ id: UInt64) -> MutationInfo? {
+        state.withLock { $0.records[id]?.info }
+    }
+
+    // MARK: - A call's life
+
+    /// Lists a new pending call; returns its id.
+    package func submit(
+        request: any Sendable, mutationKey: QueryKey?, scope: String?, gcTime: GCTime, meta: [String: String]
+    ) -> UInt64 {
+        let now = context.scheduler.now
+        let timer = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
+        let info = state.withLock { state -> MutationInfo in
+            state.nextID += 1
+            let info = MutationInfo(
+                id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
+                isPaused: false, failureCount: 0, submittedAt: now, response: nil, error: nil, meta: meta)
+            state.records[info.id] = Record(info: info, gcTime: gcTime, timer: timer)
+            if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
+            return info
+        }
+        context.events.send(.mutation(.added(info)))
+        return info.id
+    }
+
+    /// Gives the call the task that runs it; cancels it at once when the call was cancelled before.
+    package func attach(_ task: Task<Void, Never>, to id: UInt64) {
+        let isCancelled = state.withLock { state -> Bool in
+            state.records[id]?.task = task
+            return state.records[id]?.isCancelled ?? false
+        }
+        if isCancelled { task.cancel() }
+    }
+
+    /// Changes what the listing shows of a pending call.
+    package func update(_ id: UInt64, isPaused: Bool? = nil, failureCount: Int? = nil) {
+        let info = state.withLock { state -> MutationInfo? in
+            guard var record = state.records[id], record.info.status == .pending else { return nil }
+            record.info = record.info.with(
+                isPaused: isPaused ?? record.info.isPaused, failureCount: failureCount ?? record.info.failureCount)
+            state.records[id] = record
+            return record.info
+        }
+        if let info { context.events.send(.mutation(.updated(info))) }
+    }
+
+    /// Returns when the call may run: at once without a scope or as the first of its scope's line, else once
+    /// every call before it settled (shown paused meanwhile).
+    ///
+    /// - Throws: `CancellationError` when the call is cancelled while it waits.
+    package func waitForTurn(_ id: UInt64) async throws {
+        let scope = state.withLock { state -> String? in
+            guard let scope = state.records[id]?.info.scope, state.lines[scope]?.ids.first != id else { return nil }
+            return scope
+        }
+        guard let scope else { return }
+        update(id, isPaused: true)
+        try await context.tracker.suspend { resume in
+            let isFirst = state.withLock { state -> Bool in
+                guard state.lines[scope]?.ids.first != id else { return true }
+                state.lines[scope]?.resumes[id] = resume
+                return false
+            }
+            if isFirst { resume() }
+            return { [weak self] in self?.leaveLine(id, scope: scope) }
+        }
+        update(id, isPaused: false)
+    }
+
+    /// Settles the call with `result`: the listing shows it, its scope's next call runs, and it is removed
+    /// `gcTime` later.
+    package func settle(_ id: UInt64, _ result: Result<any Sendable, any Error>) {
+        let now = context.scheduler.now
+        let (record, next) = state.withLock { state -> (Record?, (@Sendable () -> Void)?) in
+            guard var record = state.records[id] else { return (nil, nil) }
+            let (response, error): ((any Sendable)?, (any Error)?) =
+                switch result {
+                case .success(let response): (response, nil)
+                case .failure(let error): (nil, error)
+                }
+            record.info = MutationInfo(
+                id: id, mutationKey: record.info.mutationKey, scope: record.info.scope, request: record.info.request,
+                status: error == nil ? .success : .error, isPaused: false, failureCount: record.info.failureCount,
+                submittedAt: record.info.submittedAt, response: response, error: error, meta: record.info.meta)
+            record.task = nil
+            state.records[id] = record
+            return (record, Self.removeFromLine(id, record.info.scope, &state))
+        }
+        guard let record else { return }
+        context.events.send(.mutation(.updated(record.info)))
+        next?()
+        if case .duration(let duration) = record.gcTime {
+            context.timers.set(record.timer, at: now + duration) { [weak self] in self?.collect(id) }
+        }
+    }
+
+    /// Cancels the pending calls `filter` lets through; returns how many.
+    @discardableResult
+    package func cancel(matching filter: MutationFilter) -> Int {
+        let ids = infos(matching: filter).filter { $0.status == .pending }.map(\.id)
+        for id in ids { cancel(id) }
+        return ids.count
+    }
+
+    /// Cancels the call `id` if it is pending.
+    package func cancel(_ id: UInt64) {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard state.records[id]?.info.status == .pending else { return nil }
+            state.records[id]?.isCancelled = true
+            return state.records[id]?.task
+        }
+        task?.cancel()
+    }
+
+    /// Removes every settled call (`QueryClient.clear()`); pending ones stay.
+    package func removeSettled() {
+        let removed = state.withLock { state -> [Record] in
+            let settled = state.records.values.filter { $0.info.status != .pending }
+            for record in settled { state.records[record.info.id] = nil }
+            return settled.sorted { $0.info.id < $1.info.id }
+        }
+        for record in removed {
+            context.timers.cancel(record.timer)
+            context.events.send(.mutation(.removed(record.info)))
+        }
+    }
+
+    // MARK: - Internals
+
+    private func collect(_ id: UInt64) {
+        let removed = state.withLock { state -> MutationInfo? in
+            guard let record = state.records[id], record.info.status != .pending else { return nil }
+            state.records[id] = nil
+            return record.info
+        }
+        if let removed { context.events.send(.mutation(.removed(removed))) }
+    }
+
+    /// A call left its line without settling (cancelled while waiting).
+    private func leaveLine(_ id: UInt64, scope: String) {
+        let next = state.withLock { state in Self.removeFromLine(id, scope, &state) }
+        next?()
+    }
+
+    /// Takes `id` out of its scope's line; returns how to wake the call that runs next, if it waits.
+    private static func removeFromLine(_ id: UInt64, _ scope: String?, _ state: inout State) -> (@Sendable () -> Void)?
+    {
+        guard let scope, var line = state.lines[scope] else { return nil }
+        let wasFirst = line.ids.first == id
+        line.ids.removeAll { $0 == id }
+        line.resumes[id] = nil
+        guard let first = line.ids.first else {
+            state.lines[scope] = nil
+            return nil
+        }
+        let next = wasFirst ? line.resumes.removeValue(forKey: first) : nil
+        state.lines[scope] = line
+        return next
+    }
+}
+
+extension MutationInfo {
+    /// This info with another pause flag and failure count.
+    func with(isPaused: Bool, failureCount: Int) -> MutationInfo {
+        MutationInfo(
+            id: id, mutationKey: mutationKey, scope: scope, request: request, status: status, isPaused: isPaused,
+            failureCount: failureCount, submittedAt: submittedAt, response: response, error: error, meta: meta)
+    }
+}

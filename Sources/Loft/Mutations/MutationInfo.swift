@@ -1,0 +1,38 @@
+/// One call of a mutation as the client's mutation cache lists it (`QueryClient.mutations(matching:)`, the
+/// mutation events, `MutationList`): an immutable snapshot.
+public struct MutationInfo: Sendable, Identifiable, CustomStringConvertible {
+    /// Unique within the client, increasing in submission order.
+    public let id: UInt64
+    /// The options' `mutationKey`, if any.
+    public let mutationKey: QueryKey?
+    /// The options' `scope`, if any.
+    public let scope: String?
+    /// The request the call was submitted with.
+    public let request: any Sendable
+    /// Pending until the call settled, then success or error.
+    public let status: MutationStatus
+    /// Pending but not running: waiting for an earlier call of its scope, or for the network.
+    public let isPaused: Bool
+    /// Failed attempts so far.
+    public let failureCount: Int
+    /// When the call was submitted, on the client's scheduler.
+    public let submittedAt: SchedulerInstant
+    /// The response, once it succeeded.
+    public let response: (any Sendable)?
+    /// The error, once it failed.
+    public let error: (any Error)?
+    /// The options' `meta`.
+    public let meta: [String: String]
+
+    /// The request as `T`, or nil when it is of another type.
+    public func request<T>(as type: T.Type = T.self) -> T? {
+        request as? T
+    }
+
+    /// `#3 ["todos", "add"] pending (paused)`.
+    public var description: String {
+        let key = mutationKey.map { " \($0)" } ?? ""
+        let scope = scope.map { " scope \($0)" } ?? ""
+        return "#\(id)\(key)\(scope) \(status.rawValue)\(isPaused ? " (paused)" : "")"
+    }
+}
