@@ -7,7 +7,14 @@
 /// ```
 ///
 /// Ages and freshness are read from the client's scheduler; an entry is stale when it is for one of its
-/// enabled observers (or, with none, when it has no data or was invalidated).
+/// enabled observers (or, with none, when it has no data or was invalidated). Pending mutation calls follow
+/// under the queries, in submission order, with whether they run or wait (paused):
+///
+/// ```text
+/// mutation  key        scope    state    failures  age
+/// #3        todos/add  todos    running  0         1s
+/// #4        todos/add  todos    paused   0         0s
+/// ```
 public struct CacheInspector: Sendable {
     /// The client inspected.
     public let client: QueryClient
@@ -33,9 +40,28 @@ public struct CacheInspector: Sendable {
                 ]
             )
         }
-        guard !rows.isEmpty else { return "(empty cache)" }
-        let header = ["key", "status", "fetch", "observers", "age", "freshness"]
-        let lines = [header] + rows.sorted { $0.key < $1.key }.map(\.cells)
+        let queries =
+            rows.isEmpty
+            ? "(empty cache)"
+            : Self.table(
+                header: ["key", "status", "fetch", "observers", "age", "freshness"],
+                rows: rows.sorted { $0.key < $1.key }.map(\.cells))
+        let pending = client.mutations(matching: MutationFilter(status: .pending))
+        guard !pending.isEmpty else { return queries }
+        let mutations = pending.map { call in
+            [
+                "#\(call.id)", call.mutationKey?.description ?? "-", call.scope ?? "-",
+                call.isPaused ? "paused" : "running", String(call.failureCount),
+                Self.format(age: call.submittedAt.duration(to: now)),
+            ]
+        }
+        let header = ["mutation", "key", "scope", "state", "failures", "age"]
+        return queries + "\n\n" + Self.table(header: header, rows: mutations)
+    }
+
+    /// Aligned columns, two spaces apart; the last column is not padded.
+    private static func table(header: [String], rows: [[String]]) -> String {
+        let lines = [header] + rows
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         return lines.map { cells in
             cells.enumerated().map { column, cell in

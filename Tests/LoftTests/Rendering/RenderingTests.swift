@@ -62,4 +62,29 @@ struct SaveRenderer: MutationRenderer {
         #expect(CacheInspector.format(age: .seconds(7_260)) == "2h01m")
         _ = query
     }
+
+    @Test("the cache inspector lists pending mutation calls under the queries, running or paused")
+    func inspectorMutations() async {
+        let harness = Harness()
+        let hanging = ScriptedFetcher<Int, Int>(.hang(), .answer(2))
+        let add = Mutation(
+            client: harness.client, options: MutationOptions(scope: "todos", mutationKey: ["todos", "add"]),
+            fetcher: hanging.fetch)
+        add.execute(with: 1)
+        await hanging.waitForCalls(1)
+        add.execute(with: 2)
+        while harness.client.mutations().last?.isPaused != true { await Task.yield() }
+        harness.scheduler.advance(by: .seconds(3))
+        let expected = """
+            (empty cache)
+
+            mutation  key        scope  state    failures  age
+            #1        todos/add  todos  running  0         3s
+            #2        todos/add  todos  paused   0         3s
+            """
+        #expect(CacheInspector(client: harness.client).render() == expected)
+        hanging.release(returning: 1)
+        await harness.client.waitUntilIdle()
+        #expect(CacheInspector(client: harness.client).render() == "(empty cache)")
+    }
 }
