@@ -91,8 +91,10 @@ package final class MutationCache: Sendable {
     package func update(_ id: UInt64, isPaused: Bool? = nil, failureCount: Int? = nil) {
         let info = state.withLock { state -> MutationInfo? in
             guard var record = state.records[id], record.info.status == .pending else { return nil }
-            record.info = record.info.with(
-                isPaused: isPaused ?? record.info.isPaused, failureCount: failureCount ?? record.info.failureCount)
+            let (isPaused, failureCount) = (isPaused ?? record.info.isPaused, failureCount ?? record.info.failureCount)
+            // Nothing changed, nothing to tell (a call that never waited "continues" after its scope check).
+            guard isPaused != record.info.isPaused || failureCount != record.info.failureCount else { return nil }
+            record.info = record.info.with(isPaused: isPaused, failureCount: failureCount)
             state.records[id] = record
             return record.info
         }
@@ -133,10 +135,9 @@ package final class MutationCache: Sendable {
                 case .success(let response): (response, nil)
                 case .failure(let error): (nil, error)
                 }
-            record.info = MutationInfo(
-                id: id, mutationKey: record.info.mutationKey, scope: record.info.scope, request: record.info.request,
+            record.info = record.info.with(
                 status: error == nil ? .success : .error, isPaused: false, failureCount: record.info.failureCount,
-                submittedAt: record.info.submittedAt, response: response, error: error, meta: record.info.meta)
+                response: response, error: error)
             record.task = nil
             state.records[id] = record
             return (record, Self.removeFromLine(id, record.info.scope, &state))
@@ -215,10 +216,14 @@ package final class MutationCache: Sendable {
 }
 
 extension MutationInfo {
-    /// This info with another pause flag and failure count.
-    func with(isPaused: Bool, failureCount: Int) -> MutationInfo {
+    /// This call with another status, pause flag, failure count and outcome (by default, the ones it has).
+    func with(
+        status: MutationStatus? = nil, isPaused: Bool, failureCount: Int, response: (any Sendable)? = nil,
+        error: (any Error)? = nil
+    ) -> MutationInfo {
         MutationInfo(
-            id: id, mutationKey: mutationKey, scope: scope, request: request, status: status, isPaused: isPaused,
-            failureCount: failureCount, submittedAt: submittedAt, response: response, error: error, meta: meta)
+            id: id, mutationKey: mutationKey, scope: scope, request: request, status: status ?? self.status,
+            isPaused: isPaused, failureCount: failureCount, submittedAt: submittedAt,
+            response: response ?? self.response, error: error ?? self.error, meta: meta)
     }
 }
