@@ -7,6 +7,7 @@ extension QueryClient {
     ///   - retry: the retry policy of this fetch. Default `.never`: an imperative fetch does not retry unless
     ///     asked (TanStack's rule); queries retry with their options.
     ///   - networkMode: when the fetch may run (default: the defaults' `.online`: paused while offline).
+    ///   - tags: tags the entry gets, as a query's `QueryOptions.tags` (default none).
     ///   - fetcher: produces the value.
     /// - Throws: the fetcher's error once retries are exhausted, `QueryError.cancelled`, or
     ///   `QueryError.typeMismatch` when the cached value is not a `T`.
@@ -15,11 +16,12 @@ extension QueryClient {
         staleTime: StaleTime? = nil,
         retry: RetryPolicy = .never,
         networkMode: NetworkMode? = nil,
+        tags: [QueryTag] = [],
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let defaults = defaults(for: key)
         let intent = FetchIntent.ifStale(staleTime ?? defaults.staleTime)
-        return try await fetch(key, intent, retry: retry, networkMode: networkMode, fetcher: fetcher)
+        return try await fetch(key, intent, retry: retry, networkMode: networkMode, tags: tags, fetcher: fetcher)
     }
 
     /// Fetches `key` into the cache unless fresh data is there; never throws (a failure is in the snapshot).
@@ -30,10 +32,12 @@ extension QueryClient {
         staleTime: StaleTime? = nil,
         retry: RetryPolicy = .never,
         networkMode: NetworkMode? = nil,
+        tags: [QueryTag] = [],
         fetcher: @escaping @Sendable () async throws -> T
     ) async {
         let intent = FetchIntent.ifStale(staleTime ?? defaults(for: key).staleTime)
-        _ = try? await fetch(key, intent, retry: retry, networkMode: networkMode, reason: .prefetch, fetcher: fetcher)
+        _ = try? await fetch(
+            key, intent, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, fetcher: fetcher)
     }
 
     /// Returns the cached data of `key` whatever its age, fetching only when there is none.
@@ -44,9 +48,11 @@ extension QueryClient {
         _ key: QueryKey,
         retry: RetryPolicy = .never,
         networkMode: NetworkMode? = nil,
+        tags: [QueryTag] = [],
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await fetch(key, .ifMissing, retry: retry, networkMode: networkMode, reason: .prefetch, fetcher: fetcher)
+        try await fetch(
+            key, .ifMissing, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, fetcher: fetcher)
     }
 
     private func fetch<T: Sendable>(
@@ -55,9 +61,11 @@ extension QueryClient {
         retry: RetryPolicy,
         networkMode: NetworkMode?,
         reason: FetchReason = .manual,
+        tags: [QueryTag],
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let entry = entry(for: key)
+        if !tags.isEmpty { tag(entry, with: tags) }
         if let persistence = persistence(for: T.self, key: key) { entry.adoptPersistence(persistence) }
         let defaults = defaults(for: key)
         let request = FetchRequest(

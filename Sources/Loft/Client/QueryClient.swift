@@ -25,6 +25,8 @@ public final class QueryClient: Sendable {
     struct State: Sendable {
         var entries: [QueryKey: QueryCacheEntry] = [:]
         var index = KeyIndex()
+        /// The tags the queries of each entry declared (`QueryOptions.tags`).
+        var tags = TagIndex()
         /// Defaults by key prefix (`setQueryDefaults`).
         var prefixDefaults: [QueryKey: QueryDefaults] = [:]
         /// Observers of removed entries, to be moved to the next entry of their key when one is made.
@@ -176,6 +178,7 @@ public final class QueryClient: Sendable {
             guard state.entries[entry.key] === entry else { return false }
             state.entries[entry.key] = nil
             state.index.remove(entry.key)
+            state.tags.remove(entry.key)
             return true
         }
         guard removed else { return }

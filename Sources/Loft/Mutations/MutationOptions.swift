@@ -14,6 +14,12 @@
 /// )
 /// ```
 ///
+/// Declarative invalidation names what the call makes stale, by tag or key:
+///
+/// ```swift
+/// MutationOptions<NewTodo, Todo>(invalidates: { _, _ in [.tag("todos")] })
+/// ```
+///
 /// **Behavior**
 /// - Order per call: the client's `onMutate` then the options' (before the request; the request waits for its
 ///   scope and the network after them), the request (with `retry`), then on success the client's
@@ -25,6 +31,10 @@
 ///   callback threw (`mutate` throws it, the state shows it). `onSettled` receives the request's own outcome.
 ///   When `onMutate` throws, the request is not sent: `onError` (with no context) and `onSettled` run with its
 ///   error.
+/// - `invalidates` runs after the callbacks, with the request's own outcome (a throwing `onSuccess` does not
+///   undo what the server did, so a successful request still invalidates); with `.succeeded` (the default) a
+///   failed or cancelled call invalidates nothing, with `.settled` it invalidates what the closure returns for
+///   the failure.
 public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     /// Before the request: returns the context (erased), `()` when there is no `onMutate`.
     let onMutate: (@Sendable (Request) async throws -> any Sendable)?
@@ -46,6 +56,13 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     public var gcTime: GCTime
     /// Anything you want to read back from the call (a logger, the client's callbacks). Default empty.
     public var meta: [String: String]
+    /// What the call invalidates once it settled (tags, key prefixes, keys), given the request's own outcome
+    /// and the request; the invalidated active queries refetch (the call does not wait for them). Runs after
+    /// every callback, before the state changes, when `invalidatesWhen` says so. Default none.
+    public var invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])?
+    /// After which outcomes `invalidates` runs. Default `.succeeded`: a failed or cancelled call invalidates
+    /// nothing (roll an optimistic update back in `onError`, or choose `.settled` to refetch the truth).
+    public var invalidatesWhen: InvalidationMoment
 
     /// Options whose `onMutate` returns a `Context` that the other callbacks receive typed.
     ///
@@ -55,11 +72,14 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     ///   - onSuccess: after a successful request, with the response, the request and the context.
     ///   - onError: after the last failed attempt (or a throwing `onMutate`, then with no context).
     ///   - onSettled: last, after either.
+    ///   - invalidates: what the call invalidates once settled; see `invalidatesWhen`.
     public init<Context: Sendable>(
         onMutate: @escaping @Sendable (Request) async throws -> Context,
         onSuccess: (@Sendable (Response, Request, Context) async throws -> Void)? = nil,
         onError: (@Sendable (any Error, Request, Context?) async throws -> Void)? = nil,
         onSettled: (@Sendable (Response?, (any Error)?, Request, Context?) async throws -> Void)? = nil,
+        invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? = nil,
+        invalidatesWhen: InvalidationMoment = .succeeded,
         retry: RetryPolicy = .never, scope: String? = nil, mutationKey: QueryKey? = nil,
         networkMode: NetworkMode = .online, gcTime: GCTime = .seconds(300), meta: [String: String] = [:]
     ) {
@@ -86,13 +106,17 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         }
         (self.retry, self.scope, self.mutationKey) = (retry, scope, mutationKey)
         (self.networkMode, self.gcTime, self.meta) = (networkMode, gcTime, meta)
+        (self.invalidates, self.invalidatesWhen) = (invalidates, invalidatesWhen)
     }
 
-    /// Options with no `onMutate` (no context). Everything defaults to none; `retry` to `.never`.
+    /// Options with no `onMutate` (no context). Everything defaults to none; `retry` to `.never`,
+    /// `invalidatesWhen` to `.succeeded`.
     public init(
         onSuccess: (@Sendable (Response, Request) async throws -> Void)? = nil,
         onError: (@Sendable (any Error, Request) async throws -> Void)? = nil,
         onSettled: (@Sendable (Response?, (any Error)?, Request) async throws -> Void)? = nil,
+        invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? = nil,
+        invalidatesWhen: InvalidationMoment = .succeeded,
         retry: RetryPolicy = .never, scope: String? = nil, mutationKey: QueryKey? = nil,
         networkMode: NetworkMode = .online, gcTime: GCTime = .seconds(300), meta: [String: String] = [:]
     ) {
@@ -114,5 +138,6 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         }
         (self.retry, self.scope, self.mutationKey) = (retry, scope, mutationKey)
         (self.networkMode, self.gcTime, self.meta) = (networkMode, gcTime, meta)
+        (self.invalidates, self.invalidatesWhen) = (invalidates, invalidatesWhen)
     }
 }

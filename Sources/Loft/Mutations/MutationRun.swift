@@ -4,6 +4,7 @@
 /// **Behavior**
 /// - The client's callbacks run before the mutation's of the same name; see `MutationOptions` for the order.
 /// - A throwing callback does not stop the ones after it; the call settles with the first callback error.
+/// - The options' `invalidates` runs after the callbacks, with the request's own outcome.
 /// - The call settles in the client's mutation cache only after every callback ran, which frees its scope.
 struct MutationRun<Request: Sendable, Response: Sendable>: Sendable {
     let id: UInt64
@@ -41,6 +42,7 @@ struct MutationRun<Request: Sendable, Response: Sendable>: Sendable {
             await Self.run(&callbackError) { if let info { try await global.onSettled?(nil, error, info) } }
             await Self.run(&callbackError) { try await options.onSettled?(nil, error, request, context) }
         }
+        invalidate(after: outcome)
         let result = callbackError.map { .failure($0) } ?? outcome
         cache.settle(id, result.map { $0 as any Sendable })
         return result
@@ -62,6 +64,15 @@ struct MutationRun<Request: Sendable, Response: Sendable>: Sendable {
         case .cancelled:
             return .failure(MutationError.cancelled(id: id))
         }
+    }
+
+    /// The options' declarative invalidation, after the outcomes `invalidatesWhen` names.
+    private func invalidate(after outcome: Result<Response, any Error>) {
+        let options = mutation.options
+        guard let invalidates = options.invalidates else { return }
+        if case .failure = outcome, options.invalidatesWhen == .succeeded { return }
+        let targets = invalidates(outcome, request)
+        if !targets.isEmpty { mutation.client.invalidate(targets) }
     }
 
     /// Runs a callback; its error, if it is the first, becomes the call's.

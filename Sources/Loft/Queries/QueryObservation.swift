@@ -263,9 +263,10 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
     }
 
     /// What `entry` knows of this observer: its options for the entry's key, its callbacks, and a hook that
-    /// follows the key when the entry is removed.
+    /// follows the key when the entry is removed. The entry is given the options' tags.
     private func record(for entry: QueryCacheEntry) -> EntryObserver {
         let (options, resolved) = resolved(for: entry.key)
+        if !options.tags.isEmpty { client.tag(entry, with: options.tags) }
         let callbacks = state.withLock { $0.callbacks }
         let initialData = options.initialData.map {
             Boxed(EntryObserver.InitialData(value: $0, updatedAt: options.initialDataUpdatedAt))

@@ -44,6 +44,10 @@ public struct QueryOptions<Value: Sendable>: Sendable {
     /// cancelled and the state from before it restored. Default false: the fetch finishes and is cached (its
     /// retries stop), as TanStack does for a fetcher that ignores its abort signal.
     public var cancelWhenUnobserved: Bool
+    /// Labels that mutations invalidate this query's entry by (`MutationOptions.invalidates`,
+    /// `QueryClient.invalidateQueries(tagged:)`), whatever its key. The entry keeps the tags of every query
+    /// that observed it until it is removed. Default none.
+    public var tags: [QueryTag]
     /// Free-form information for your own code (loggers, devtools). Default empty.
     public var meta: [String: String]
 
@@ -64,6 +68,7 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         refetchIntervalInBackground: Bool = false,
         structuralSharing: Bool? = nil,
         cancelWhenUnobserved: Bool = false,
+        tags: [QueryTag] = [],
         meta: [String: String] = [:]
     ) {
         self.staleTime = staleTime
@@ -81,6 +86,7 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         self.refetchIntervalInBackground = refetchIntervalInBackground
         self.structuralSharing = structuralSharing
         self.cancelWhenUnobserved = cancelWhenUnobserved
+        self.tags = tags
         self.meta = meta
     }
 }
