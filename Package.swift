@@ -18,9 +18,12 @@ let package = Package(
         .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "LoftTests", dependencies: ["Loft", "LoftTesting", "CacheCrashWriter"]),
+        .testTarget(
+            name: "LoftTests", dependencies: ["Loft", "LoftTesting", "CacheCrashWriter", "MutationCrashClient"]),
         // The child process of the crash test: it writes until killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["Loft"], path: "Tests/CacheCrashWriter"),
+        // The child process of the mutation restart test: killed after its server accepted a mutation.
+        .executableTarget(name: "MutationCrashClient", dependencies: ["Loft"], path: "Tests/MutationCrashClient"),
         .testTarget(name: "LoftTestingTests", dependencies: ["LoftTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import Foundation
+
 extension QueryClient {
     /// How many mutation calls of this client `filter` lets through are pending (running, waiting for their
     /// scope, or paused offline). Default: every call.
@@ -23,5 +25,54 @@ extension QueryClient {
     /// the ones set before. Calls already past a callback do not run it again.
     public func setMutationCallbacks(_ callbacks: MutationCallbacks) {
         mutationCache.callbacks = callbacks
+    }
+
+    /// Registers how calls of `mutationKey` saved before a restart are sent again: their fetcher and options
+    /// (a function cannot be saved; TanStack's way). Replaces the defaults set before for that key.
+    ///
+    /// A call is saved when the client has a persistent cache, its options name a `mutationKey` and its request
+    /// is `Codable`: before its request is first sent, until it settled. Register the defaults of every saved
+    /// mutation key at start-up, then call `resumePausedMutations()`.
+    public func setMutationDefaults<Request: Codable & Sendable, Response: Sendable>(
+        _ defaults: MutationDefaults<Request, Response>, for mutationKey: QueryKey
+    ) {
+        mutationCache.setResumer(
+            { [weak self] record in
+                guard let self else { return }
+                let request: Request
+                do {
+                    request = try JSONDecoder().decode(Request.self, from: Data(record.request.utf8))
+                } catch {
+                    throw CacheError.undecodableValue(
+                        key: record.mutationKey, storedType: "request", expectedType: "\(Request.self)",
+                        reason: "\(error)")
+                }
+                Mutation(client: self, options: defaults.options, fetcher: defaults.fetcher).resume(request, record)
+            }, for: mutationKey)
+    }
+
+    /// Sends again the mutation calls saved in the persistent cache before a restart (those no call of this
+    /// client runs), in submission order: calls of one scope one after another. Returns how many it resumed.
+    ///
+    /// **Behavior**
+    /// - Never while offline: when the host says it has no network (`HostConnectivity`), the client is set
+    ///   offline first; a resumed call with `networkMode .online` waits, paused, until `setOnline(true)`.
+    /// - At least once: a call is saved before it is first sent and cleared once it settled, so a call the
+    ///   server accepted just before the process died is sent again, with the same idempotency key
+    ///   (`MutationCall.idempotencyKey`): a server that records the keys it saw drops the duplicate.
+    /// - A resumed call runs its `MutationDefaults` options' callbacks but not `onMutate` (it ran before the
+    ///   restart); they get no context.
+    /// - A saved call whose mutation key has no defaults stays saved, reported on `events` as
+    ///   `persistenceFailed` with `MutationError.noDefaults`; one whose request no longer decodes is dropped and
+    ///   reported with `CacheError.undecodableValue`. Calling it again resumes nothing twice.
+    @discardableResult
+    public func resumePausedMutations() -> Int {
+        resumePausedMutations(hostIsOnline: HostConnectivity.isOnline())
+    }
+
+    /// `resumePausedMutations()` with the host's connectivity given.
+    package func resumePausedMutations(hostIsOnline: Bool?) -> Int {
+        if hostIsOnline == false { setOnline(false) }
+        return mutationCache.resumeJournal()
     }
 }

@@ -88,7 +88,7 @@ public final class QueryClient: Sendable {
         explicitCacheConfig = cacheConfig
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
-        mutationCache = MutationCache(context: context)
+        mutationCache = MutationCache(context: context) { cache ?? QueryPersistenceDefaults.cache }
         context.setCollector { [weak self] entry in self?.collect(entry) }
         context.setFinder { [weak self] key in self?.existingEntry(for: key) }
         context.environment.update { conditions in

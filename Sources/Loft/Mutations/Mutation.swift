@@ -25,6 +25,8 @@
 public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// The request of a mutation: its input in, the server's response out.
     public typealias Fetcher = @Sendable (Request) async throws -> Response
+    /// A request that also receives the call (its idempotency key, for the server).
+    public typealias CallFetcher = @Sendable (Request, MutationCall) async throws -> Response
 
     /// The latest call, its state, and the calls still pending.
     private struct Calls: Sendable {
@@ -37,7 +39,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public let client: QueryClient
     /// The callbacks, retries, scope and network behaviour.
     public let options: MutationOptions<Request, Response>
-    private let fetcher: Fetcher
+    private let fetcher: CallFetcher
     private let calls = Locked(Calls())
     private let view: DerivedView<Response>
 
@@ -47,10 +49,22 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     ///   - client: the cache whose queries it invalidates. Default `QueryClient.shared`.
     ///   - options: callbacks, retries, scope. Default: none, no retry, no scope, paused while offline.
     ///   - fetcher: performs the change on the server.
-    public init(
+    public convenience init(
         client: QueryClient = .shared,
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
+    ) {
+        self.init(client: client, options: options) { request, _ in try await fetcher(request) }
+    }
+
+    /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
+    /// and restarts: send it to the server so that it can drop a duplicate).
+    ///
+    /// - Parameters: as `init(client:options:fetcher:)`.
+    public init(
+        client: QueryClient = .shared,
+        options: MutationOptions<Request, Response> = MutationOptions(),
+        fetcher: @escaping CallFetcher
     ) {
         self.client = client
         self.options = options
@@ -72,7 +86,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping @Sendable (Request) -> AnyPublisher<Response, any Error>
     ) {
-        self.init(client: client, options: options) { request in
+        self.init(client: client, options: options) { (request: Request) in
             for try await value in fetcher(request).values { return value }
             throw QueryError.emptyResponse(key: "mutation")
         }
@@ -158,16 +172,24 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         view.changed()
     }
 
+    /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
+    /// not run again, and its other callbacks get no context.
+    func resume(_ request: Request, _ record: MutationRecord) {
+        start(request, restoring: record, onSuccess: nil, completion: nil)
+    }
+
     /// Submits a call and starts its task; returns the call's id.
     @discardableResult
     private func start(
-        _ request: Request, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?,
+        _ request: Request, restoring record: MutationRecord? = nil,
+        onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?,
         completion: (@Sendable (Result<Response, any Error>) -> Void)?
     ) -> UInt64 {
         let cache = client.mutationCache
         let id = cache.submit(
-            request: request, mutationKey: options.mutationKey, scope: options.scope, gcTime: options.gcTime,
-            meta: options.meta)
+            request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
+            scope: record.map(\.scope) ?? options.scope, gcTime: options.gcTime, meta: record?.meta ?? options.meta,
+            restoring: record)
         calls.withLock { calls in
             calls.latest = id
             calls.state = .loading
@@ -175,7 +197,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         }
         view.changed()
         let task = client.context.tracker.spawn { [self] in
-            let result = await MutationRun(id: id, request: request, mutation: self).perform(onSuccess)
+            let run = MutationRun(id: id, request: request, isRestored: record != nil, mutation: self)
+            let result = await run.perform(onSuccess)
             let isLatest = calls.withLock { calls -> Bool in
                 calls.pending.remove(id)
                 guard calls.latest == id else { return false }
@@ -193,12 +216,12 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     /// What one call runs: the fetcher through the client's retryer.
-    func send(_ request: Request, hooks: Retryer.Hooks) async -> Retryer.Outcome<Response> {
+    func send(_ request: Request, _ call: MutationCall, hooks: Retryer.Hooks) async -> Retryer.Outcome<Response> {
         let retryer = Retryer(
             policy: options.retry, networkMode: options.networkMode, pausesWhenUnfocused: false,
             context: client.context)
         let fetcher = fetcher
-        return await retryer.run(hooks) { try await fetcher(request) }
+        return await retryer.run(hooks) { try await fetcher(request, call) }
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The mutation cache of one client (TanStack's `MutationCache`): every call of every `Mutation` of the client,
 /// from submission until `gcTime` after it settled, with the scopes that run their calls one at a time.
 ///
@@ -30,13 +32,18 @@ package final class MutationCache: Sendable {
         var lines: [String: Line] = [:]
         var nextID: UInt64 = 0
         var callbacks = MutationCallbacks()
+        /// How to send again a call restored after a restart, by mutation key (`setMutationDefaults`).
+        var resumers: [QueryKey: @Sendable (MutationRecord) throws -> Void] = [:]
     }
 
     private let context: ClientContext
     private let state = Locked(State())
+    /// The pending calls written to the client's persistent cache.
+    package let journal: MutationJournal
 
-    package init(context: ClientContext) {
+    package init(context: ClientContext, provider: @escaping @Sendable () -> (any QueryCacheType)?) {
         self.context = context
+        journal = MutationJournal(context: context, provider: provider)
     }
 
     // MARK: - Reading
@@ -57,23 +64,56 @@ package final class MutationCache: Sendable {
         state.withLock { $0.records[id]?.info }
     }
 
+    /// Registers how calls of `mutationKey` restored after a restart are sent again.
+    package func setResumer(_ resume: @escaping @Sendable (MutationRecord) throws -> Void, for mutationKey: QueryKey) {
+        state.withLock { $0.resumers[mutationKey] = resume }
+    }
+
+    /// Sends again, in submission order, the calls listed in the journal that no call of this client runs; a
+    /// call whose mutation key has no defaults stays listed, and one whose request no longer decodes is taken
+    /// off the list; both are reported on `events`. Returns how many were resumed.
+    package func resumeJournal() -> Int {
+        var resumed = 0
+        for record in journal.records where journal.claim(record.idempotencyKey) {
+            guard let resume = state.withLock({ $0.resumers[record.mutationKey] }) else {
+                journal.unclaim(record.idempotencyKey)
+                let error = MutationError.noDefaults(mutationKey: record.mutationKey)
+                context.events.send(.persistenceFailed(MutationJournal.key, error: error))
+                continue
+            }
+            do {
+                try resume(record)
+                resumed += 1
+            } catch {
+                context.events.send(.persistenceFailed(MutationJournal.key, error: error))
+                journal.clear(record.idempotencyKey)
+            }
+        }
+        return resumed
+    }
+
     // MARK: - A call's life
 
-    /// Lists a new pending call; returns its id.
+    /// Lists a new pending call; returns its id. A call restored after a restart keeps its idempotency key and
+    /// submission time.
     package func submit(
-        request: any Sendable, mutationKey: QueryKey?, scope: String?, gcTime: GCTime, meta: [String: String]
+        request: any Sendable, mutationKey: QueryKey?, scope: String?, gcTime: GCTime, meta: [String: String],
+        restoring record: MutationRecord? = nil
     ) -> UInt64 {
-        let now = context.scheduler.now
+        let submittedAt = record?.submittedAt ?? context.scheduler.now
+        let idempotencyKey = record?.idempotencyKey ?? UUID().uuidString
         let timer = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
         let info = state.withLock { state -> MutationInfo in
             state.nextID += 1
             let info = MutationInfo(
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
-                isPaused: false, failureCount: 0, submittedAt: now, response: nil, error: nil, meta: meta)
+                isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
+                idempotencyKey: idempotencyKey)
             state.records[info.id] = Record(info: info, gcTime: gcTime, timer: timer)
             if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
             return info
         }
+        if record == nil { journal.reserve(idempotencyKey, mutationKey: mutationKey) }
         context.events.send(.mutation(.added(info)))
         return info.id
     }
@@ -143,6 +183,7 @@ package final class MutationCache: Sendable {
             return (record, Self.removeFromLine(id, record.info.scope, &state))
         }
         guard let record else { return }
+        journal.clear(record.info.idempotencyKey)
         context.events.send(.mutation(.updated(record.info)))
         next?()
         if case .duration(let duration) = record.gcTime {
@@ -224,6 +265,7 @@ extension MutationInfo {
         MutationInfo(
             id: id, mutationKey: mutationKey, scope: scope, request: request, status: status ?? self.status,
             isPaused: isPaused, failureCount: failureCount, submittedAt: submittedAt,
-            response: response ?? self.response, error: error ?? self.error, meta: meta)
+            response: response ?? self.response, error: error ?? self.error, meta: meta,
+            idempotencyKey: idempotencyKey)
     }
 }

@@ -23,6 +23,9 @@ public struct MutationInfo: Sendable, Identifiable, CustomStringConvertible {
     public let error: (any Error)?
     /// The options' `meta`.
     public let meta: [String: String]
+    /// Unique to the call and kept across restarts: the fetcher receives it (`MutationCall`) on every attempt,
+    /// so that a server can recognise a request it already accepted.
+    public let idempotencyKey: String
 
     /// The request as `T`, or nil when it is of another type.
     public func request<T>(as type: T.Type = T.self) -> T? {

@@ -9,19 +9,26 @@
 struct MutationRun<Request: Sendable, Response: Sendable>: Sendable {
     let id: UInt64
     let request: Request
+    /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
+    let isRestored: Bool
     let mutation: Mutation<Request, Response>
 
     func perform(_ onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?) async -> Result<Response, any Error> {
         let cache = mutation.client.mutationCache
         let global = cache.callbacks
         let options = mutation.options
+        let submitted = cache.info(id)
         var context: (any Sendable)?
         var outcome: Result<Response, any Error>
         do {
-            if let info = cache.info(id) { try await global.onMutate?(info) }
-            context = try await options.onMutate?(request) ?? ()
+            if !isRestored {
+                if let submitted { try await global.onMutate?(submitted) }
+                context = try await options.onMutate?(request) ?? ()
+            }
+            // Saved before it is first sent, so that a restart sends it again: at least once.
+            if let submitted { cache.journal.write(submitted) }
             try await cache.waitForTurn(id)
-            outcome = await send()
+            outcome = await send(MutationCall(id: id, idempotencyKey: submitted?.idempotencyKey ?? ""))
         } catch is CancellationError {
             outcome = .failure(MutationError.cancelled(id: id))
         } catch {
@@ -49,13 +56,13 @@ struct MutationRun<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     /// The request through the client's retryer, reporting pauses and failed attempts to the mutation cache.
-    private func send() async -> Result<Response, any Error> {
+    private func send(_ call: MutationCall) async -> Result<Response, any Error> {
         let (cache, id) = (mutation.client.mutationCache, id)
         var hooks = Retryer.Hooks()
         hooks.onRetry = { failureCount, _ in cache.update(id, failureCount: failureCount) }
         hooks.onPause = { cache.update(id, isPaused: true) }
         hooks.onContinue = { cache.update(id, isPaused: false) }
-        switch await mutation.send(request, hooks: hooks) {
+        switch await mutation.send(request, call, hooks: hooks) {
         case .success(let response):
             return .success(response)
         case .failure(let error, let failureCount):

@@ -21,25 +21,10 @@ private struct CrashRecord: Codable {
 }
 
 @Suite struct CacheCrashTests {
-    /// The writer executable, built beside the test bundle.
-    static var writer: URL? {
-        let candidates =
-            [
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                Bundle.main.bundleURL.deletingLastPathComponent(),
-                Bundle.main.bundleURL,
-            ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map {
-            URL(fileURLWithPath: $0).deletingLastPathComponent()
-        }
-        return ([executable].compactMap { $0 } + candidates)
-            .map { $0.appendingPathComponent("CacheCrashWriter") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     @Test("a writer killed with SIGKILL at random moments leaves every record whole: the old value or the new")
     func killedWriterLeavesWholeRecords() throws {
-        let writer = try #require(Self.writer, "the CacheCrashWriter executable is built with the tests")
+        let writer = try #require(
+            ChildProcess.executable("CacheCrashWriter"), "the CacheCrashWriter executable is built with the tests")
         let folder = TemporaryDirectory()
         let keys = 3
         var generator = SystemRandomNumberGenerator()
