@@ -19,7 +19,9 @@ final class TourContext: Sendable {
         self.api = api
         self.client = client
         self.cacheDirectory = cacheDirectory
-        users = Query(key: "users", options: QueryOptions(retry: .never), client: client) { try await api.users() }
+        users = Query(key: "users", options: QueryOptions(retry: .never, tags: ["users"]), client: client) {
+            try await api.users()
+        }
     }
 }
 
@@ -34,5 +36,6 @@ func settled<Request, Response>(_ query: Query<Request, Response>) async -> Quer
 
 let queryTour: [TourStep] = [
     firstFetchStep, consumerStep, dedupeStep, cacheHitStep, staleWhileRevalidateStep, retryStep, mutationStep,
-    pollingStep, keyAdapterStep, pagesStep, offlineStep, persistedCacheStep,
+    optimisticLikeStep, scopeOrderStep, pollingStep, keyAdapterStep, pagesStep, offlineStep, offlineMutationStep,
+    persistedCacheStep,
 ]
