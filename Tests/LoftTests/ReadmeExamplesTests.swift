@@ -30,6 +30,10 @@ struct ExampleAPI: Sendable {
     func profile(_ id: Int) async throws -> Profile { Profile(id: id, name: "user \(id)") }
     func profiles() async throws -> [Profile] { [Profile(id: 1, name: "Ada"), Profile(id: 2, name: "Grace")] }
     func rename(_ id: Int, to name: String) async throws -> Profile { Profile(id: id, name: name) }
+    func rename(_ id: Int, to name: String, idempotencyKey: String) async throws -> Profile {
+        precondition(!idempotencyKey.isEmpty)
+        return Profile(id: id, name: name)
+    }
 }
 
 let api = ExampleAPI()
@@ -123,6 +127,46 @@ let api = ExampleAPI()
         save.execute(with: "Ada Lovelace")  // sent once the first one settled
         await client.waitUntilIdle()
         #expect(save.state.value?.name == "Ada Lovelace")
+
+        let everyone = Query<Void, [Profile]>(
+            key: "everyone", behavior: .startImmediately(()),
+            options: QueryOptions(tags: ["profiles"]), client: client
+        ) { try await api.profiles() }
+        let create = Mutation<String, Profile>(
+            client: client,
+            options: MutationOptions(invalidates: { _, _ in [.tag("profiles"), .exact(["profile", 99])] })
+        ) { name in try await api.rename(99, to: name) }
+        _ = try await create.mutate("Edsger")  // "everyone" is refetched before `mutate` returns
+        await client.invalidateQueries(tagged: "profiles")
+        #expect(everyone.state.value?.count == 2)
+
+        let renaming = MutationList(matching: MutationFilter(key: ["profile"], status: .pending), client: client) {
+            $0.request(as: String.self)
+        }
+        print(renaming.calls)  // the names being sent, in submission order
+        #expect(renaming.calls.isEmpty)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loft-readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saving = QueryClient(cache: JSONFileQueryCache(directory: folder))
+        saving.setMutationDefaults(
+            MutationDefaults<String, Profile>(options: MutationOptions(scope: "profile-42")) { name, call in
+                try await api.rename(42, to: name, idempotencyKey: call.idempotencyKey)
+            },
+            for: ["profile", "rename"])
+        saving.resumePausedMutations()
+
+        let rename42 = Mutation<String, Profile>(
+            client: saving, options: MutationOptions(scope: "profile-42", mutationKey: ["profile", "rename"])
+        ) { name, call in
+            try await api.rename(42, to: name, idempotencyKey: call.idempotencyKey)
+        }
+        rename42.execute(with: "Ada")
+        saving.setOnline(true)  // whatever the host said of its network
+        while saving.isMutating() > 0 { await Task.yield() }
+        await saving.waitUntilIdle()
+        #expect(rename42.state.value?.name == "Ada")
+        #expect(saving.mutationCache.journal.records.isEmpty)
 
         struct ProfileRenderer: QueryRenderer {
             func loadingView() -> String { "Loading…" }

@@ -36,15 +36,15 @@ import Testing
             matching: MutationFilter(key: ["todos"]), client: harness.client)
         let sent = try PublisherRecorder(#require(list).callsPublisher.map { $0.map(\.id) })
         let other = Mutation<Int, Int>(client: harness.client, options: MutationOptions(mutationKey: ["users"])) { $0 }
-        try? await other.mutate(1)
+        try await other.mutate(1)
         #expect(sent.values == [[]])
         let todo = Mutation<Int, Int>(client: harness.client, options: MutationOptions(mutationKey: ["todos"])) { $0 }
-        try? await todo.mutate(2)
+        try await todo.mutate(2)
         #expect(list?.calls.map(\.id) == [2])
         weak let released = list
         list = nil
         #expect(released == nil)
-        try? await todo.mutate(3)
+        try await todo.mutate(3)
         #expect(sent.values.last == [2])
     }
 }

@@ -1,0 +1,75 @@
+import Loft
+
+/// (o) A mutation round trip with an immediate fetcher: `mutate` through the public API, with a subscriber to
+/// its state that sees every call succeed, against what an app does without Loft: run the same fetcher in a
+/// task of its own and await it.
+func mutationRoundTripScenario(_ settings: Settings) -> Row {
+    let calls = settings.iterations(20_000)
+    let fetcher: @Sendable (Int) async throws -> Int = { $0 + 1 }
+    var best = Double.infinity
+    var baseline = Double.infinity
+    // Taking turns, so both see the same moments of the machine.
+    for _ in 0..<settings.repetitions {
+        let client = QueryClient()
+        let mutation = Mutation<Int, Int>(client: client, fetcher: fetcher)
+        let succeeded = SharedCounter()
+        let subscription = mutation.statePublisher.sink { state in
+            if state.value != nil { succeeded.increment() }
+        }
+        let elapsed = runBlocking {
+            let start = ContinuousClock.now
+            var sum = 0
+            for call in 0..<calls { sum += (try? await mutation.mutate(call)) ?? -1 }
+            precondition(sum == calls * (calls + 1) / 2, "every call returns the fetcher's response")
+            return ContinuousClock.now - start
+        }
+        precondition(succeeded.value >= calls, "the subscriber sees every call succeed")
+        subscription.cancel()
+        best = min(best, Double(elapsed.nanoseconds) / Double(calls))
+
+        let direct = runBlocking {
+            let start = ContinuousClock.now
+            var sum = 0
+            for call in 0..<calls { sum += (try? await Task { try await fetcher(call) }.value) ?? -1 }
+            precondition(sum == calls * (calls + 1) / 2)
+            return ContinuousClock.now - start
+        }
+        baseline = min(baseline, Double(direct.nanoseconds) / Double(calls))
+    }
+    return Row(
+        scenario: "(o) mutation round trip, per call", baselineName: "the fetcher in a task, awaited",
+        nanoseconds: best, baselineNanoseconds: baseline, target: .ratio(3))
+}
+
+/// (p) 1,000 mutations submitted at once in one scope (they run one after another): the time per mutation,
+/// against the time per mutation of 10 in one scope measured in the same run. Linear: within 1.5×.
+func mutationScopeScenario(_ settings: Settings) -> Row {
+    func perMutation(_ count: Int, rounds: Int) -> Double {
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            let client = QueryClient()
+            let save = Mutation<Int, Int>(client: client, options: MutationOptions(scope: "document")) { $0 }
+            let elapsed = runBlocking {
+                let start = ContinuousClock.now
+                for version in 0..<(count - 1) { save.execute(with: version) }
+                // The scope runs its calls in submission order: the last one settles last.
+                let last = (try? await save.mutate(count - 1)) ?? -1
+                precondition(last == count - 1)
+                return ContinuousClock.now - start
+            }
+            precondition(client.mutations().allSatisfy { $0.status == .success }, "every call succeeded")
+            best = min(best, Double(elapsed.nanoseconds) / Double(count))
+        }
+        return best
+    }
+    let rounds = settings.repetitions * 2
+    var large = Double.infinity
+    var small = Double.infinity
+    for _ in 0..<rounds {
+        large = min(large, perMutation(1_000, rounds: 1))
+        small = min(small, perMutation(10, rounds: 10))
+    }
+    return Row(
+        scenario: "(p) 1,000 mutations in one scope, per mutation", baselineName: "10 in one scope, per mutation",
+        nanoseconds: large, baselineNanoseconds: small, target: .ratio(1.5))
+}
