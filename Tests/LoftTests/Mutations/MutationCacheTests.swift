@@ -75,7 +75,7 @@ import Testing
         save.execute(with: 1)
         await slow.waitForCalls(1)
         save.execute(with: 2)
-        await Self.until { harness.client.mutations().last?.isPaused == true }
+        await yieldUntil { harness.client.mutations().last?.isPaused == true }
         #expect(log.value == ["start 1"])
         #expect(harness.client.mutations().map(\.isPaused) == [false, true])
         slow.release(returning: 1)
@@ -181,8 +181,4 @@ import Testing
         #expect(!online.isPaused)
     }
 
-    /// Yields until `condition` holds (what a call does on other threads is not on the test's clock).
-    private static func until(_ condition: () -> Bool) async {
-        while !condition() { await Task.yield() }
-    }
 }

@@ -38,10 +38,6 @@ import Testing
         return client
     }
 
-    private static func until(_ condition: () -> Bool) async {
-        while !condition() { await Task.yield() }
-    }
-
     @Test("calls paused offline are saved, and after a restart resume in order, once, and only when online")
     func resumeAfterRestart() async throws {
         let folder = TemporaryDirectory()
@@ -51,7 +47,7 @@ import Testing
             client: first, options: MutationOptions(scope: "todos", mutationKey: Self.addKey)
         ) { request, call in before.accept(request, call) }
         for request in ["milk", "eggs", "bread"] { add.execute(with: request) }
-        await Self.until { first.mutationCache.journal.records.count == 3 }
+        await yieldUntil { first.mutationCache.journal.records.count == 3 }
         let saved = first.mutationCache.journal.records
         #expect(saved.map(\.request) == ["\"milk\"", "\"eggs\"", "\"bread\""])
         #expect(saved.map(\.scope) == ["todos", "todos", "todos"])
@@ -61,7 +57,7 @@ import Testing
         let server = Server()
         let second = Self.client(folder, server: server, isOnline: false)
         #expect(second.resumePausedMutations(hostIsOnline: true) == 3)
-        await Self.until { second.mutations().allSatisfy(\.isPaused) }
+        await yieldUntil { second.mutations().allSatisfy(\.isPaused) }
         #expect(second.mutations().map { $0.request(as: String.self) } == ["milk", "eggs", "bread"])
         #expect(second.mutations().map(\.idempotencyKey) == saved.map(\.idempotencyKey))
         #expect(second.resumePausedMutations(hostIsOnline: true) == 0)
@@ -69,7 +65,7 @@ import Testing
         #expect(server.accepted.isEmpty)
 
         second.setOnline(true)
-        await Self.until { second.isMutating() == 0 }
+        await yieldUntil { second.isMutating() == 0 }
         await second.waitUntilIdle()
         #expect(server.accepted == saved.map { "\($0.idempotencyKey) \($0.request.dropFirst().dropLast())" })
         #expect(second.mutations().map(\.status) == [.success, .success, .success])
@@ -87,16 +83,16 @@ import Testing
         let first = Self.client(folder, server: Server(), isOnline: false)
         Mutation<String, Int>(client: first, options: MutationOptions(mutationKey: Self.addKey)) { _ in 0 }
             .execute(with: "milk")
-        await Self.until { first.mutationCache.journal.records.count == 1 }
+        await yieldUntil { first.mutationCache.journal.records.count == 1 }
 
         let server = Server()
         let second = Self.client(folder, server: server)
         #expect(second.resumePausedMutations(hostIsOnline: false) == 1)
         #expect(!second.isOnline)
-        await Self.until { second.mutations().first?.isPaused == true }
+        await yieldUntil { second.mutations().first?.isPaused == true }
         #expect(server.accepted.isEmpty)
         second.setOnline(true)
-        await Self.until { second.isMutating() == 0 }
+        await yieldUntil { second.isMutating() == 0 }
         #expect(server.accepted.count == 1)
     }
 
@@ -109,7 +105,7 @@ import Testing
             .execute(with: "kept")
         Mutation<String, Int>(client: first, options: MutationOptions(mutationKey: ["numbers"])) { _ in 0 }
             .execute(with: "not a number")
-        await Self.until { first.mutationCache.journal.records.count == 2 }
+        await yieldUntil { first.mutationCache.journal.records.count == 2 }
 
         let second = QueryClient(cache: JSONFileQueryCache(directory: folder.url), scheduler: TestScheduler())
         let events = PublisherRecorder(second.events)
@@ -131,7 +127,7 @@ import Testing
         second.setMutationDefaults(
             MutationDefaults<String, Int>(fetcher: { request, call in server.accept(request, call) }), for: ["unknown"])
         #expect(second.resumePausedMutations(hostIsOnline: true) == 1)
-        await Self.until { second.isMutating() == 0 }
+        await yieldUntil { second.isMutating() == 0 }
         #expect(server.accepted.count == 1)
         #expect(second.mutationCache.journal.records.isEmpty)
     }
@@ -147,7 +143,7 @@ import Testing
             .execute(with: Opaque())
         Mutation<String, Int>(client: client, options: MutationOptions(mutationKey: ["saved"])) { _ in 0 }
             .execute(with: "saved")
-        await Self.until { client.mutations().count == 3 && client.mutations().allSatisfy(\.isPaused) }
+        await yieldUntil { client.mutations().count == 3 && client.mutations().allSatisfy(\.isPaused) }
         #expect(client.mutationCache.journal.records.map(\.mutationKey) == [["saved"]])
     }
 
@@ -210,7 +206,7 @@ import Testing
         client.setMutationDefaults(
             MutationDefaults<String, Int>(fetcher: { request, call in server.accept(request, call) }), for: Self.addKey)
         #expect(client.resumePausedMutations(hostIsOnline: true) == 1)
-        await Self.until { client.isMutating() == 0 }
+        await yieldUntil { client.isMutating() == 0 }
         #expect(server.accepted == firstLife)
         #expect(client.mutationCache.journal.records.isEmpty)
         #expect(client.resumePausedMutations(hostIsOnline: true) == 0)
