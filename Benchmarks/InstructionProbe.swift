@@ -15,8 +15,34 @@ import Loft
 ///   (d)'s baseline, a locked `Dictionary<QueryKey, Int>` lookup, as many times.
 /// - `subject-send`: (a), one `send` to 10,000 sinks, 20 times; per subscriber reached.
 /// - `subscribe-cancel`: (c), a `sink` and its `cancel` beside 10,000 sinks, 10,000 times; per pair.
+/// - `mutation-N`: (o), N awaited `mutate` calls with a subscriber to the state; `task-N`: (o)'s baseline, N
+///   fetcher calls each in a task, awaited. Their work runs on the concurrency pool's threads, outside
+///   `countedRegion`: count the whole program for two N and divide the difference (the set-up cancels out).
 func instructionProbe(_ name: String) {
     switch name {
+    case _ where name.hasPrefix("mutation-"):
+        let calls = Int(name.dropFirst("mutation-".count)) ?? 1
+        let client = QueryClient()
+        let mutation = Mutation<Int, Int>(client: client) { $0 + 1 }
+        let subscription = mutation.statePublisher.sink { _ in }
+        let sum = runBlocking {
+            var sum = 0
+            for call in 0..<calls { sum += (try? await mutation.mutate(call)) ?? -1 }
+            return sum
+        }
+        precondition(sum == calls * (calls + 1) / 2)
+        subscription.cancel()
+        print("operations \(calls)")
+    case _ where name.hasPrefix("task-"):
+        let calls = Int(name.dropFirst("task-".count)) ?? 1
+        let fetcher: @Sendable (Int) async throws -> Int = { $0 + 1 }
+        let sum = runBlocking {
+            var sum = 0
+            for call in 0..<calls { sum += (try? await Task { try await fetcher(call) }.value) ?? -1 }
+            return sum
+        }
+        precondition(sum == calls * (calls + 1) / 2)
+        print("operations \(calls)")
     case "state-read":
         let client = QueryClient()
         client.setQueryData(7, for: "read")

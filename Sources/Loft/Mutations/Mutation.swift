@@ -28,19 +28,14 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// A request that also receives the call (its idempotency key, for the server).
     public typealias CallFetcher = @Sendable (Request, MutationCall) async throws -> Response
 
-    /// The latest call, its state, and the calls still pending.
-    private struct Calls: Sendable {
-        var latest: UInt64 = 0
-        var state: QueryState<Response> = .idle
-        var pending: Set<UInt64> = []
-    }
-
     /// The client whose queries the mutation invalidates, and whose mutation cache lists its calls.
     public let client: QueryClient
     /// The callbacks, retries, scope and network behaviour.
     public let options: MutationOptions<Request, Response>
     private let fetcher: CallFetcher
-    private let calls = Locked(Calls())
+    /// The options erased, for the calls' runs.
+    private let steps: MutationSteps
+    private let calls = Locked(LatestCall())
     private let view: DerivedView<Response>
 
     /// Makes a mutation.
@@ -69,16 +64,26 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.client = client
         self.options = options
         self.fetcher = fetcher
-        view = DerivedView(showing: QuerySnapshot(key: Self.key, showing: .idle), client: client)
-        view.derive { [calls] in QuerySnapshot(key: Self.key, showing: calls.withLock { $0.state }) }
+        steps = options.steps
+        view = DerivedView(showing: QuerySnapshot(key: mutationSnapshotKey, showing: .idle), client: client)
+        // Made once: most changes are to these two.
+        let idle = QuerySnapshot<Response>(key: mutationSnapshotKey, showing: .idle)
+        let loading = QuerySnapshot<Response>(key: mutationSnapshotKey, showing: .loading)
+        view.derive { [calls] in
+            switch calls.withLock({ $0.state }) {
+            case .idle: idle
+            case .loading: loading
+            case .failed(let error): QuerySnapshot(key: mutationSnapshotKey, showing: .failed(error))
+            // Always a `Response`: only a call's response becomes the state.
+            case .succeed(let response):
+                (response as? Response).map { QuerySnapshot(key: mutationSnapshotKey, showing: .succeed($0)) } ?? idle
+            }
+        }
     }
 
     deinit {
         view.observer.close()
     }
-
-    /// The key of a mutation's snapshots (a mutation has no cache entry).
-    private static var key: QueryKey { "mutation" }
 
     /// Makes a mutation whose request is a publisher (Pigeon's shape); its first value is the response.
     public convenience init(
@@ -127,7 +132,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         with request: Request,
         onSuccess: @escaping @Sendable (Response, QueryInvalidator) -> Void = { _, _ in }
     ) {
-        start(request, onSuccess: onSuccess, completion: nil)
+        start(request, onSuccess: onSuccess)
     }
 
     /// Runs the mutation and returns the response.
@@ -137,23 +142,20 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     ///   task awaiting `mutate` cancels the call).
     @discardableResult
     public func mutate(_ request: Request) async throws -> Response {
-        let call = Locked<(id: UInt64?, isCancelled: Bool)>((nil, false))
+        let (id, task) = start(request, onSuccess: nil)
         let cache = client.mutationCache
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let id = start(request, onSuccess: nil) { continuation.resume(with: $0) }
-                let isCancelled = call.withLock { call -> Bool in
-                    call.id = id
-                    return call.isCancelled
-                }
-                if isCancelled { cache.cancel(id) }
-            }
+        let result = await withTaskCancellationHandler {
+            await task.value
         } onCancel: {
-            let id = call.withLock { call -> UInt64? in
-                call.isCancelled = true
-                return call.id
-            }
-            if let id { cache.cancel(id) }
+            cache.cancel(id)
+        }
+        switch result {
+        case .success(let response):
+            // Always a `Response`: it is what the fetcher returned.
+            guard let response = response as? Response else { preconditionFailure("a call returns its Response") }
+            return response
+        case .failure(let error):
+            throw error
         }
     }
 
@@ -175,32 +177,43 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
     /// not run again, and its other callbacks get no context.
     func resume(_ request: Request, _ record: MutationRecord) {
-        start(request, restoring: record, onSuccess: nil, completion: nil)
+        start(request, restoring: record, onSuccess: nil)
     }
 
-    /// Submits a call and starts its task; returns the call's id.
+    /// Submits a call and starts its task; returns the call's id and its task, whose value is the call's
+    /// outcome.
     @discardableResult
     private func start(
         _ request: Request, restoring record: MutationRecord? = nil,
-        onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?,
-        completion: (@Sendable (Result<Response, any Error>) -> Void)?
-    ) -> UInt64 {
+        onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
+    ) -> (id: UInt64, task: Task<Result<any Sendable, any Error>, Never>) {
         let cache = client.mutationCache
-        let id = cache.submit(
+        let submitted = cache.submit(
             request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
             scope: record.map(\.scope) ?? options.scope, gcTime: options.gcTime, meta: record?.meta ?? options.meta,
             restoring: record)
+        let id = submitted.id
         calls.withLock { calls in
             calls.latest = id
             calls.state = .loading
-            calls.pending.insert(id)
+            calls.pending.append(id)
         }
         view.changed()
+        let fetcher = fetcher
+        let send: @Sendable (MutationCall) async throws -> any Sendable = { call in try await fetcher(request, call) }
+        var erasedOnSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
+        if let onSuccess {
+            erasedOnSuccess = { response, invalidate in
+                if let response = response as? Response { onSuccess(response, invalidate) }
+            }
+        }
+        let run = MutationRun(
+            submitted: submitted, isRestored: record != nil, client: client, steps: steps, send: send,
+            onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn { [self] in
-            let run = MutationRun(id: id, request: request, isRestored: record != nil, mutation: self)
-            let result = await run.perform(onSuccess)
+            let result = await run.perform()
             let isLatest = calls.withLock { calls -> Bool in
-                calls.pending.remove(id)
+                calls.pending.removeAll { $0 == id }
                 guard calls.latest == id else { return false }
                 switch result {
                 case .success(let response): calls.state = .succeed(response)
@@ -209,20 +222,22 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
                 return true
             }
             if isLatest { view.changed() }
-            completion?(result)
+            return result
         }
         cache.attach(task, to: id)
-        return id
-    }
-
-    /// What one call runs: the fetcher through the client's retryer.
-    func send(_ request: Request, _ call: MutationCall, hooks: Retryer.Hooks) async -> Retryer.Outcome<Response> {
-        let retryer = Retryer(
-            policy: options.retry, networkMode: options.networkMode, pausesWhenUnfocused: false,
-            context: client.context)
-        let fetcher = fetcher
-        return await retryer.run(hooks) { try await fetcher(request, call) }
+        return (id, task)
     }
 }
 
 extension Mutation: ObservableQueryState {}
+
+/// The key of a mutation's snapshots (a mutation has no cache entry).
+private let mutationSnapshotKey: QueryKey = "mutation"
+
+/// A mutation's latest call, its state, and the calls still pending: not generic (the response is kept as
+/// `any Sendable`), so that taking its lock looks no type up.
+private struct LatestCall: Sendable {
+    var latest: UInt64 = 0
+    var state: QueryState<any Sendable> = .idle
+    var pending: [UInt64] = []
+}

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The mutation cache of one client (TanStack's `MutationCache`): every call of every `Mutation` of the client,
 /// from submission until `gcTime` after it settled, with the scopes that run their calls one at a time.
 ///
@@ -17,7 +15,7 @@ package final class MutationCache: Sendable {
         var gcTime: GCTime
         /// Its garbage-collection timer.
         let timer: TimerQueue.Key
-        var task: Task<Void, Never>?
+        var task: Task<Result<any Sendable, any Error>, Never>?
         var isCancelled = false
     }
 
@@ -31,6 +29,7 @@ package final class MutationCache: Sendable {
         var records: [UInt64: Record] = [:]
         var lines: [String: Line] = [:]
         var nextID: UInt64 = 0
+        var idempotencyKeys = IdempotencyKeys()
         var callbacks = MutationCallbacks()
         /// How to send again a call restored after a restart, by mutation key (`setMutationDefaults`).
         var resumers: [QueryKey: @Sendable (MutationRecord) throws -> Void] = [:]
@@ -94,17 +93,17 @@ package final class MutationCache: Sendable {
 
     // MARK: - A call's life
 
-    /// Lists a new pending call; returns its id. A call restored after a restart keeps its idempotency key and
-    /// submission time.
+    /// Lists a new pending call; returns it as listed. A call restored after a restart keeps its idempotency
+    /// key and submission time.
     package func submit(
         request: any Sendable, mutationKey: QueryKey?, scope: String?, gcTime: GCTime, meta: [String: String],
         restoring record: MutationRecord? = nil
-    ) -> UInt64 {
+    ) -> MutationInfo {
         let submittedAt = record?.submittedAt ?? context.scheduler.now
-        let idempotencyKey = record?.idempotencyKey ?? UUID().uuidString
         let timer = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
         let info = state.withLock { state -> MutationInfo in
             state.nextID += 1
+            let idempotencyKey = record?.idempotencyKey ?? state.idempotencyKeys.next()
             let info = MutationInfo(
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                 isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
@@ -113,13 +112,13 @@ package final class MutationCache: Sendable {
             if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
             return info
         }
-        if record == nil { journal.reserve(idempotencyKey, mutationKey: mutationKey) }
+        if record == nil { journal.reserve(info.idempotencyKey, mutationKey: mutationKey) }
         context.events.send(.mutation(.added(info)))
-        return info.id
+        return info
     }
 
     /// Gives the call the task that runs it; cancels it at once when the call was cancelled before.
-    package func attach(_ task: Task<Void, Never>, to id: UInt64) {
+    package func attach(_ task: Task<Result<any Sendable, any Error>, Never>, to id: UInt64) {
         let isCancelled = state.withLock { state -> Bool in
             state.records[id]?.task = task
             return state.records[id]?.isCancelled ?? false
@@ -201,7 +200,7 @@ package final class MutationCache: Sendable {
 
     /// Cancels the call `id` if it is pending.
     package func cancel(_ id: UInt64) {
-        let task = state.withLock { state -> Task<Void, Never>? in
+        let task = state.withLock { state -> Task<Result<any Sendable, any Error>, Never>? in
             guard state.records[id]?.info.status == .pending else { return nil }
             state.records[id]?.isCancelled = true
             return state.records[id]?.task

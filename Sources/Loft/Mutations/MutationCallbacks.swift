@@ -30,3 +30,10 @@ public struct MutationCallbacks: Sendable {
         (self.onMutate, self.onSuccess, self.onError, self.onSettled) = (onMutate, onSuccess, onError, onSettled)
     }
 }
+
+extension MutationCallbacks {
+    /// No callback is set.
+    var isEmpty: Bool {
+        onMutate == nil && onSuccess == nil && onError == nil && onSettled == nil
+    }
+}

@@ -83,17 +83,26 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
     /// A snapshot of `key` that shows `state`: its value as data, its error with the status `.error`, and
     /// `.loading` as a fetch in flight. For what is not a cache entry (a mutation's latest call).
     package init(key: QueryKey, showing state: QueryState<Value>) {
-        let (data, error, status, fetchStatus): (Value?, (any Error)?, QueryStatus, FetchStatus) =
-            switch state {
-            case .idle: (nil, nil, .pending, .idle)
-            case .loading: (nil, nil, .pending, .fetching)
-            case .failed(let error): (nil, error, .error, .idle)
-            case .succeed(let value): (value, nil, .success, .idle)
-            }
-        self.init(
-            key: key, data: data, error: error, status: status, fetchStatus: fetchStatus,
-            dataUpdatedAt: nil, isStale: false, isPlaceholderData: false,
-            failureCount: error == nil ? 0 : 1)
+        // One initialiser call per case, not a tuple of the fields: in unspecialised generic code a tuple of
+        // generic fields is a type the runtime looks up on every call.
+        switch state {
+        case .idle:
+            self.init(
+                key: key, data: nil, error: nil, status: .pending, fetchStatus: .idle, dataUpdatedAt: nil,
+                isStale: false, isPlaceholderData: false, failureCount: 0)
+        case .loading:
+            self.init(
+                key: key, data: nil, error: nil, status: .pending, fetchStatus: .fetching, dataUpdatedAt: nil,
+                isStale: false, isPlaceholderData: false, failureCount: 0)
+        case .failed(let error):
+            self.init(
+                key: key, data: nil, error: error, status: .error, fetchStatus: .idle, dataUpdatedAt: nil,
+                isStale: false, isPlaceholderData: false, failureCount: 1)
+        case .succeed(let value):
+            self.init(
+                key: key, data: value, error: nil, status: .success, fetchStatus: .idle, dataUpdatedAt: nil,
+                isStale: false, isPlaceholderData: false, failureCount: 0)
+        }
     }
 
     /// This snapshot with other data (after `select`, or placeholder data).

@@ -35,7 +35,6 @@ package final class Retryer: Sendable {
     private let networkMode: NetworkMode
     private let pausesWhenUnfocused: Bool
     private let context: ClientContext
-    private let timer: TimerQueue.Key
     private let isRetryCancelled = Locked(false)
 
     package init(policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, context: ClientContext) {
@@ -43,7 +42,6 @@ package final class Retryer: Sendable {
         self.networkMode = networkMode
         self.pausesWhenUnfocused = pausesWhenUnfocused
         self.context = context
-        timer = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
     }
 
     /// Makes no further attempt after the one in flight (the last observer left).
@@ -94,7 +92,8 @@ package final class Retryer: Sendable {
 
     private func backOff(_ delay: Duration) async throws {
         let timers = context.timers
-        let timer = timer
+        // A key of its own per back-off (most runs never back off, and make none).
+        let timer = TimerQueue.Key(owner: timers.makeOwner(), kind: 0)
         let deadline = context.scheduler.now + delay
         try await context.tracker.suspend { resume in
             timers.set(timer, at: deadline, resume)

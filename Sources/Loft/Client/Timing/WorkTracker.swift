@@ -16,13 +16,15 @@ package final class WorkTracker: Sendable {
 
     package init() {}
 
-    /// Starts `operation` in a new task, counted as busy until it ends.
+    /// Starts `operation` in a new task, counted as busy until it ends; the task's value is the operation's.
     @discardableResult
-    package func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    package func spawn<Success: Sendable>(_ operation: @escaping @Sendable () async -> Success) -> Task<Success, Never>
+    {
         markBusy()
         return Task {
-            await operation()
+            let value = await operation()
             self.markIdle()
+            return value
         }
     }
 
