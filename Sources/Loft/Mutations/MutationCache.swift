@@ -7,14 +7,14 @@
 ///   changes of that call.
 /// - Calls of one scope take turns in submission order: `waitForTurn` returns for the first pending call of its
 ///   scope and suspends the others (paused) until every call before them settled, whatever its outcome.
+/// - Settled calls are collected by one timer of the client's timer queue, set for the earliest removal (not
+///   a timer per call: a round trip spent more on its timer than on its request).
 /// - `cancel` cancels a call's task (a call whose task does not exist yet is cancelled as soon as it does), and
 ///   takes a call waiting for its turn out of the line.
 package final class MutationCache: Sendable {
     private struct Record: Sendable {
         var info: MutationInfo
         var gcTime: GCTime
-        /// Its garbage-collection timer.
-        let timer: TimerQueue.Key
         var task: Task<Result<any Sendable, any Error>, Never>?
         var isCancelled = false
     }
@@ -33,15 +33,32 @@ package final class MutationCache: Sendable {
         var callbacks = MutationCallbacks()
         /// How to send again a call restored after a restart, by mutation key (`setMutationDefaults`).
         var resumers: [QueryKey: @Sendable (MutationRecord) throws -> Void] = [:]
+        /// When settled calls are due for removal, earliest first.
+        var removals = Heap<Removal>()
+        /// The instant the collector's timer was last set for (nil: not set).
+        var collectorSetFor: SchedulerInstant?
+    }
+
+    /// A settled call's removal, `gcTime` after it settled.
+    private struct Removal: Comparable, Sendable {
+        let instant: SchedulerInstant
+        let id: UInt64
+
+        static func < (lhs: Removal, rhs: Removal) -> Bool {
+            (lhs.instant, lhs.id) < (rhs.instant, rhs.id)
+        }
     }
 
     private let context: ClientContext
     private let state = Locked(State())
+    /// The timer that removes settled calls when they are due.
+    private let collector: TimerQueue.Key
     /// The pending calls written to the client's persistent cache.
     package let journal: MutationJournal
 
     package init(context: ClientContext, provider: @escaping @Sendable () -> (any QueryCacheType)?) {
         self.context = context
+        collector = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
         journal = MutationJournal(context: context, provider: provider)
     }
 
@@ -100,7 +117,6 @@ package final class MutationCache: Sendable {
         restoring record: MutationRecord? = nil
     ) -> MutationInfo {
         let submittedAt = record?.submittedAt ?? context.scheduler.now
-        let timer = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
         let info = state.withLock { state -> MutationInfo in
             state.nextID += 1
             let idempotencyKey = record?.idempotencyKey ?? state.idempotencyKeys.next()
@@ -108,7 +124,7 @@ package final class MutationCache: Sendable {
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                 isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
                 idempotencyKey: idempotencyKey)
-            state.records[info.id] = Record(info: info, gcTime: gcTime, timer: timer)
+            state.records[info.id] = Record(info: info, gcTime: gcTime)
             if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
             return info
         }
@@ -179,15 +195,16 @@ package final class MutationCache: Sendable {
                 response: response, error: error)
             record.task = nil
             state.records[id] = record
+            if case .duration(let duration) = record.gcTime {
+                state.removals.insert(Removal(instant: now + duration, id: id))
+            }
             return (record, Self.removeFromLine(id, record.info.scope, &state))
         }
         guard let record else { return }
         journal.clear(record.info.idempotencyKey)
         context.events.send(.mutation(.updated(record.info)))
         next?()
-        if case .duration(let duration) = record.gcTime {
-            context.timers.set(record.timer, at: now + duration) { [weak self] in self?.collect(id) }
-        }
+        setCollector()
     }
 
     /// Cancels the pending calls `filter` lets through; returns how many.
@@ -213,23 +230,53 @@ package final class MutationCache: Sendable {
         let removed = state.withLock { state -> [Record] in
             let settled = state.records.values.filter { $0.info.status != .pending }
             for record in settled { state.records[record.info.id] = nil }
+            // Nothing settled is left to remove.
+            state.removals = Heap()
             return settled.sorted { $0.info.id < $1.info.id }
         }
         for record in removed {
-            context.timers.cancel(record.timer)
             context.events.send(.mutation(.removed(record.info)))
         }
+        setCollector()
     }
 
     // MARK: - Internals
 
-    private func collect(_ id: UInt64) {
-        let removed = state.withLock { state -> MutationInfo? in
-            guard let record = state.records[id], record.info.status != .pending else { return nil }
-            state.records[id] = nil
-            return record.info
+    /// Removes the settled calls that are due, then sets the collector for the next.
+    private func collectDue() {
+        let now = context.scheduler.now
+        let removed = state.withLock { state -> [MutationInfo] in
+            // The timer fired: it is no longer set.
+            state.collectorSetFor = nil
+            var removed: [MutationInfo] = []
+            while let first = state.removals.min, first.instant <= now {
+                _ = state.removals.popMin()
+                guard let record = state.records[first.id], record.info.status != .pending else { continue }
+                state.records[first.id] = nil
+                removed.append(record.info)
+            }
+            return removed
         }
-        if let removed { context.events.send(.mutation(.removed(removed))) }
+        for info in removed { context.events.send(.mutation(.removed(info))) }
+        setCollector()
+    }
+
+    /// Sets the collector's timer for the earliest removal (or cancels it when there is none), unless it is set
+    /// for it already. Threads that settle at once may set it in any order: each checks, after setting it, that
+    /// what it set is still the earliest, and sets it again if not, so the last one to set it leaves it right.
+    private func setCollector() {
+        var target = state.withLock { state -> SchedulerInstant?? in
+            let earliest = state.removals.min?.instant
+            return earliest == state.collectorSetFor ? .none : .some(earliest)
+        }
+        while case .some(let instant) = target {
+            context.timers.set(collector, at: instant) { [weak self] in self?.collectDue() }
+            target = state.withLock { state -> SchedulerInstant?? in
+                state.collectorSetFor = instant
+                let earliest = state.removals.min?.instant
+                return earliest == instant ? .none : .some(earliest)
+            }
+        }
     }
 
     /// A call left its line without settling (cancelled while waiting).

@@ -61,6 +61,37 @@ import Testing
         #expect(harness.client.mutations().isEmpty)
     }
 
+    @Test(
+        "calls with different gcTimes are each removed on time, whatever order they settled in; clear() leaves no timer"
+    )
+    func garbageCollectionOrder() async {
+        let harness = Harness()
+        let long = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .seconds(60))) { $0 }
+        let short = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .seconds(10))) { $0 }
+        let kept = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .infinity)) { $0 }
+        long.execute(with: 1)
+        await harness.client.waitUntilIdle()
+        short.execute(with: 2)  // settles after the long one, is due before it
+        kept.execute(with: 3)
+        await harness.client.waitUntilIdle()
+        await harness.advance(by: .seconds(9))
+        #expect(harness.client.mutations().compactMap { $0.request(as: Int.self) } == [1, 2, 3])
+        await harness.advance(by: .seconds(1))
+        #expect(harness.client.mutations().compactMap { $0.request(as: Int.self) } == [1, 3])
+        await harness.advance(by: .seconds(50))
+        #expect(harness.client.mutations().compactMap { $0.request(as: Int.self) } == [3])
+        await harness.advance(by: .seconds(3600))
+        #expect(harness.client.mutations().compactMap { $0.request(as: Int.self) } == [3])
+        #expect(harness.client.context.timers.count == 0, "nothing is due: no timer is set")
+
+        short.execute(with: 4)
+        await harness.client.waitUntilIdle()
+        #expect(harness.client.context.timers.count == 1)
+        harness.client.clear()
+        #expect(harness.client.mutations().isEmpty)
+        #expect(harness.client.context.timers.count == 0, "clear() removed every settled call and their timer")
+    }
+
     @Test("one scope runs its calls in submission order, though the later server answers first")
     func scopeOrder() async {
         let harness = Harness()
