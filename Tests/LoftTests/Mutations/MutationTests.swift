@@ -31,6 +31,25 @@ import Testing
         #expect(mutation.state.value == 3)
     }
 
+    @Test("an optional, Void or existential response comes back as the fetcher returned it, in mutate and in state")
+    func responseTypes() async throws {
+        let harness = Harness()
+        let optional = Mutation<Int, Int?>(client: harness.client) { $0 > 0 ? $0 : nil }
+        #expect(try await optional.mutate(0) == nil)
+        #expect(optional.state.isSame(as: .succeed(nil)))
+        #expect(try await optional.mutate(3) == 3)
+        #expect(optional.state.value == .some(3))
+        let void = Mutation<Int, Void>(client: harness.client) { _ in }
+        try await void.mutate(1)
+        #expect(void.state.value != nil)
+        let existential = Mutation<Int, any Sendable>(client: harness.client) { "\($0)" }
+        #expect(try await existential.mutate(4) as? String == "4")
+        let seen = Box<[Int?]>([])
+        optional.execute(with: 0) { response, _ in seen.mutate { $0.append(response) } }
+        await harness.client.waitUntilIdle()
+        #expect(seen.value == [nil])
+    }
+
     @Test("a failure goes to onError then onSettled, is thrown by mutate, and lands in state")
     func failure() async {
         let harness = Harness()
