@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a ```swift block of README.md is not, line for line, in the README examples test file.
+"""Fails when a ```swift block of a README is not, line for line, in its README examples test file: the root
+README's in Tests/LoftTests, each add-on's (Integrations/NAME/README.md) in its own tests.
 
 The test file compiles and runs every block, so this check is what proves that the README's code is true.
 Lines are compared without their leading white space (the test file indents them inside functions).
@@ -9,21 +10,27 @@ import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-readme = (root / "README.md").read_text()
-examples = (root / "Tests/LoftTests/ReadmeExamplesTests.swift").read_text()
+pairs = [(root / "README.md", root / "Tests/LoftTests/ReadmeExamplesTests.swift")]
+for addon in sorted((root / "Integrations").glob("*/README.md")):
+    pairs.append((addon, addon.parent / "Tests" / f"{addon.parent.name}Tests" / "ReadmeExamplesTests.swift"))
 
-blocks = re.findall(r"^```swift\n(.*?)^```", readme, flags=re.S | re.M)
-haystack = "\n".join(line.strip() for line in examples.splitlines())
-missing = []
-for block in blocks:
-    needle = "\n".join(line.strip() for line in block.splitlines())
-    if needle not in haystack:
-        missing.append(block)
-
-if not blocks:
-    print("README.md has no ```swift block: nothing to check, which is suspicious.")
-    sys.exit(1)
-for block in missing:
-    print("README block not found in Tests/LoftTests/ReadmeExamplesTests.swift:\n" + block)
-print(f"README examples: {len(blocks) - len(missing)} of {len(blocks)} blocks compiled by the test suite.")
-sys.exit(1 if missing else 0)
+failed = False
+for readme_path, examples_path in pairs:
+    readme = readme_path.read_text()
+    examples = examples_path.read_text() if examples_path.exists() else ""
+    blocks = re.findall(r"^```swift\n(.*?)^```", readme, flags=re.S | re.M)
+    haystack = "\n".join(line.strip() for line in examples.splitlines())
+    missing = []
+    for block in blocks:
+        needle = "\n".join(line.strip() for line in block.splitlines())
+        if needle not in haystack:
+            missing.append(block)
+    name = readme_path.relative_to(root)
+    if not blocks:
+        print(f"{name} has no ```swift block: nothing to check, which is suspicious.")
+        failed = True
+    for block in missing:
+        print(f"{name} block not found in {examples_path.relative_to(root)}:\n" + block)
+    print(f"{name} examples: {len(blocks) - len(missing)} of {len(blocks)} blocks compiled by the test suite.")
+    failed = failed or bool(missing)
+sys.exit(1 if failed else 0)

@@ -20,6 +20,12 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case exceedsQuota(key: QueryKey, bytes: Int, quota: Int)
     /// The global default cache was already configured: it can be set once, at start-up.
     case alreadyConfigured
+    /// The store behind the cache cannot be reached (a database server down or restarting, a connection lost):
+    /// the call read or wrote nothing, and the next call tries again.
+    case unavailable(store: String, reason: String)
+    /// The store did not answer `operation` within `seconds`. A write may or may not have been applied; the
+    /// connection it was sent on is dropped, and the next call uses a new one.
+    case timedOut(store: String, operation: String, seconds: Double)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -41,6 +47,10 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
             "The value of \(key) takes \(bytes) bytes, more than the whole quota of \(quota) bytes; it was not saved."
         case .alreadyConfigured:
             "The default query cache was already configured; configure it once, at start-up."
+        case .unavailable(let store, let reason):
+            "The cache store \(store) cannot be reached (\(reason)); memory is up to date and the next call tries again."
+        case .timedOut(let store, let operation, let seconds):
+            "The cache store \(store) did not answer \(operation) within \(seconds) s; the next call uses a new connection."
         }
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Loft
+import LoftPostgres
+import PostgresNIO
+
+// The add-on's benchmarks, against the server at LOFT_POSTGRES_URL (`scripts/postgres-local start` prints
+// it); each row beside a baseline measured in the same run, taking turns, so the ratio holds on a busy
+// machine. `--quick` runs a tenth of the reads, to prove the scenarios run.
+//
+// - A read served from PostgreSQL: `PostgresQueryCache.get` of a present key (the row's JSON decoded into
+//   the type asked for), against a bare `SELECT` of the same row's value through postgres-nio, awaited, its
+//   text decoded the same way. Target: 1.5×.
+
+struct Profile: Codable, Equatable {
+    var id: Int
+    var name: String
+    var email: String
+}
+
+guard let url = ProcessInfo.processInfo.environment["LOFT_POSTGRES_URL"] else {
+    print("Set LOFT_POSTGRES_URL: eval \"$(scripts/postgres-local start)\" starts a throwaway server.")
+    exit(2)
+}
+let quick = CommandLine.arguments.contains("--quick")
+let reads = quick ? 200 : 2_000
+let rounds = quick ? 2 : 5
+let table = "bench_\(ProcessInfo.processInfo.processIdentifier)"
+let cache = try PostgresQueryCache(url: url, table: table)
+let expected = Profile(id: 42, name: "Ada Lovelace", email: "ada@example.com")
+try cache.save(expected, for: ["user", 42])
+let configuration = try PostgresCacheConfiguration(url: url)
+let connection = try await PostgresConnection.connect(
+    configuration: PostgresConnection.Configuration(
+        host: configuration.host, port: configuration.port, username: configuration.username,
+        password: configuration.password, database: configuration.database, tls: .disable),
+    id: 1, logger: Logger(label: "loft.postgres.benchmarks"))
+let keyText = String(decoding: try JSONEncoder().encode(QueryKey("user", 42)), as: UTF8.self)
+
+/// The time per read of `body` run `reads` times.
+func perRead(_ body: () async throws -> Profile?) async throws -> Double {
+    let start = ContinuousClock.now
+    for _ in 0..<reads {
+        guard try await body() == expected else { fatalError("every read returns the saved value") }
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        / Double(reads)
+}
+
+var best = Double.infinity
+var baseline = Double.infinity
+for _ in 0..<rounds {
+    best = min(best, try await perRead { try cache.get(Profile.self, for: ["user", 42])?.value })
+    baseline = min(
+        baseline,
+        try await perRead {
+            let rows = try await connection.query(
+                "SELECT value::text FROM \"\(unescaped: table)\" WHERE key = \(keyText)", logger: connection.logger)
+            for try await text in rows.decode(String.self) {
+                return try JSONDecoder().decode(Profile.self, from: Data(text.utf8))
+            }
+            return nil
+        })
+}
+try await dropTable(on: connection)
+
+/// Removes the benchmark's table and its schema row, and closes the connection.
+func dropTable(on connection: PostgresConnection) async throws {
+    _ = try await connection.query("DROP TABLE \"\(unescaped: table)\"", logger: connection.logger)
+    _ = try await connection.query("DELETE FROM loft_schema WHERE name = \(table)", logger: connection.logger)
+    try await connection.close()
+}
+
+let ratio = best / baseline
+print("| scenario | time | baseline | ratio | target | |")
+print("|---|---|---|---|---|---|")
+print(
+    "| a read served from PostgreSQL | \(String(format: "%.1f", best / 1000)) µs "
+        + "| \(String(format: "%.1f", baseline / 1000)) µs a bare SELECT through postgres-nio "
+        + "| \(String(format: "%.2f", ratio))× | ≤ 1.5× | \(ratio <= 1.5 ? "ok" : "MISSED") |")

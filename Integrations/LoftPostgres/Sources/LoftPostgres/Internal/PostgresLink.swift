@@ -1,0 +1,162 @@
+import Dispatch
+import Loft
+import PostgresNIO
+import Synchronization
+
+/// The connection of a `PostgresQueryCache`: made when a call first needs it and again after it was lost, with
+/// the schema checked on each new one; a call waits for it at most the configured timeout.
+///
+/// **Behavior**
+/// - Concurrent calls share one connection (the server answers them in order); while it is being made they
+///   wait for the same attempt.
+/// - A failed attempt, a closed connection or a timed-out call drops the connection: the next call makes a
+///   new one, so the cache recovers by itself once the server is back.
+/// - Calls made on the cache's own event loop thread (from a callback of one of its futures) throw
+///   `CacheError.unavailable` instead of waiting for themselves.
+final class PostgresLink: Sendable {
+    private struct State {
+        var connecting: EventLoopFuture<PostgresConnection>?
+        var generation = 0
+    }
+
+    let configuration: PostgresCacheConfiguration
+    private let loop: any EventLoop
+    private let group: MultiThreadedEventLoopGroup
+    private let state = Mutex(State())
+    let logger: Logger
+
+    init(_ configuration: PostgresCacheConfiguration) {
+        self.configuration = configuration
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        loop = group.next()
+        var logger = Logger(label: "loft.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+    }
+
+    deinit {
+        let (connecting, group) = (state.withLock { $0.connecting }, group)
+        guard let connecting else {
+            group.shutdownGracefully { _ in }
+            return
+        }
+        connecting.whenComplete { result in
+            guard case .success(let connection) = result else { return group.shutdownGracefully { _ in } }
+            connection.close().whenComplete { _ in group.shutdownGracefully { _ in } }
+        }
+    }
+
+    private var store: String { configuration.storeName }
+
+    /// Runs `body` on the connection and waits for its result.
+    ///
+    /// - Throws: `CacheError.timedOut` after the configured timeout, `.unavailable` when the server cannot be
+    ///   reached or the connection was lost, and `failure(reason)` for an error the server answered.
+    func run<T: Sendable>(
+        _ operation: String, failure: (String) -> CacheError,
+        _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>
+    ) throws(CacheError) -> T {
+        guard !loop.inEventLoop else {
+            throw .unavailable(store: store, reason: "\(operation) was called on the cache's own event loop thread")
+        }
+        let (generation, connection) = current()
+        let timeout = configuration.timeout
+        switch wait(for: connection.flatMap(body), timeout: timeout) {
+        case .none:
+            drop(generation, closing: true)
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            throw .timedOut(store: store, operation: operation, seconds: seconds)
+        case .success(let value):
+            return value
+        case .failure(let error):
+            if let server = Self.serverMessage(error) { throw failure(server) }
+            drop(generation, closing: true)
+            throw .unavailable(store: store, reason: Self.reason(error))
+        }
+    }
+
+    /// The connection of the current generation, made now if there is none.
+    private func current() -> (Int, EventLoopFuture<PostgresConnection>) {
+        state.withLock { state in
+            if let connecting = state.connecting { return (state.generation, connecting) }
+            state.generation += 1
+            let generation = state.generation
+            let connecting = connect()
+            state.connecting = connecting
+            connecting.whenComplete { [weak self] result in
+                switch result {
+                case .failure:
+                    self?.drop(generation, closing: false)
+                case .success(let connection):
+                    connection.closeFuture.whenComplete { [weak self] _ in self?.drop(generation, closing: false) }
+                }
+            }
+            return (generation, connecting)
+        }
+    }
+
+    private func connect() -> EventLoopFuture<PostgresConnection> {
+        var settings = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        settings.options.connectTimeout = .nanoseconds(
+            configuration.timeout.components.seconds * 1_000_000_000
+                + configuration.timeout.components.attoseconds / 1_000_000_000)
+        let (schema, logger) = (CacheTableSchema(table: configuration.table), logger)
+        return PostgresConnection.connect(on: loop, configuration: settings, id: 1, logger: logger)
+            .flatMap { connection in
+                schema.prepare(on: connection, logger: logger)
+                    .map { connection }
+                    .flatMapError { error in connection.close().flatMapThrowing { throw error } }
+            }
+            .flatMapErrorThrowing { error in throw ConnectFailure(underlying: error) }
+    }
+
+    /// Forgets the connection of `generation` (a newer one stays), closing it if asked.
+    private func drop(_ generation: Int, closing: Bool) {
+        let dropped = state.withLock { state -> EventLoopFuture<PostgresConnection>? in
+            guard state.generation == generation, let connecting = state.connecting else { return nil }
+            state.connecting = nil
+            return connecting
+        }
+        guard closing, let dropped else { return }
+        dropped.whenSuccess { connection in connection.close().whenComplete { _ in } }
+    }
+
+    /// The server's own message of `error`, when the server answered with an error.
+    private static func serverMessage(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError, error.code == .server else { return nil }
+        let message = error.serverInfo?[.message] ?? "unknown error"
+        let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+        return message + state
+    }
+
+    /// A one-line reason for a connection failure.
+    private static func reason(_ error: any Error) -> String {
+        if let failure = error as? ConnectFailure { return reason(failure.underlying) }
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if error.code == .server {
+            return "the server refused: " + (error.serverInfo?[.message] ?? "unknown error")
+        }
+        return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
+    }
+}
+
+/// Waits at most `timeout` for `future`; nil when it did not complete in time.
+private func wait<T: Sendable>(for future: EventLoopFuture<T>, timeout: Duration) -> Result<T, any Error>? {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    future.whenComplete { result in
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+    guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+    return outcome.withLock { $0 }
+}
+
+/// A failure to connect or to prepare the schema: the store is unavailable, whatever the server said.
+private struct ConnectFailure: Error {
+    let underlying: any Error
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Loft
+import LoftPostgres
+import PostgresNIO
+import Testing
+
+@Suite struct PostgresQueryCacheTests {
+    @Test func savesReadsReplacesAndRemoves() throws {
+        let cache = try TestServer.cache()
+        let saved = SchedulerInstant(nanosecondsSinceEpoch: 1_767_225_600_000_000_000)
+        #expect(try cache.get(Profile.self, for: ["user", 1]) == nil)
+        #expect(cache.savedAt(forKey: ["user", 1]) == nil)
+
+        try cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: saved, expiresAt: nil)
+        try cache.save(Profile(id: 2, name: "Grace"), for: ["user", 2], savedAt: saved, expiresAt: nil)
+        let read = try #require(try cache.get(Profile.self, for: ["user", 1]))
+        #expect(read.value == Profile(id: 1, name: "Ada"))
+        #expect(read.savedAt == saved)
+        #expect(cache.savedAt(forKey: ["user", 1]) == saved)
+
+        let later = SchedulerInstant(nanosecondsSinceEpoch: saved.nanosecondsSinceEpoch + 1)
+        try cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: later, expiresAt: later)
+        #expect(try cache.get(for: ["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada L."))
+        #expect(cache.savedAt(forKey: ["user", 1]) == later)
+
+        try cache.remove(for: ["user", 1])
+        #expect(try cache.get(Profile.self, for: ["user", 1]) == nil)
+        #expect(try cache.get(for: ["user", 2], as: Profile.self) == Profile(id: 2, name: "Grace"))
+        try cache.removeAll()
+        #expect(try cache.get(Profile.self, for: ["user", 2]) == nil)
+    }
+
+    @Test func keysAreRowsWhateverTheirCharacters() throws {
+        let cache = try TestServer.cache()
+        let keys: [QueryKey] = [
+            ["../../etc/passwd"], ["'; DROP TABLE loft_schema; --"], ["user", 1], ["user", "1"], ["ü", "🚀", 1.5],
+        ]
+        for (index, key) in keys.enumerated() { try cache.save(index, for: key) }
+        for (index, key) in keys.enumerated() { #expect(try cache.get(for: key, as: Int.self) == index) }
+    }
+
+    @Test func twoInstancesShareOneTable() throws {
+        let table = TestServer.uniqueTable()
+        let (first, second) = (try TestServer.cache(table: table), try TestServer.cache(table: table))
+        try first.save(Profile(id: 7, name: "Linus"), for: ["user", 7])
+        #expect(try second.get(for: ["user", 7], as: Profile.self) == Profile(id: 7, name: "Linus"))
+        try second.remove(for: ["user", 7])
+        #expect(try first.get(Profile.self, for: ["user", 7]) == nil)
+    }
+
+    @Test func aValueOfAnotherTypeIsReportedAndLosesNothingElse() throws {
+        let cache = try TestServer.cache()
+        try cache.save("seven", for: ["count"])
+        try cache.save(8, for: ["other"])
+        #expect {
+            try cache.get(Int.self, for: ["count"])
+        } throws: { error in
+            guard case .undecodableValue(let key, let storedType, let expectedType, _) = error as? CacheError else {
+                return false
+            }
+            return key == ["count"] && storedType == "String" && expectedType == "Int"
+        }
+        #expect(try cache.get(for: ["count"], as: String.self) == "seven")
+        #expect(try cache.get(for: ["other"], as: Int.self) == 8)
+    }
+
+    @Test func aValueTheServerRefusesIsAWriteFailureAndKeepsThePreviousValue() throws {
+        let cache = try TestServer.cache()
+        try cache.save("before", for: ["note"])
+        // JSONB cannot hold the NUL character.
+        #expect {
+            try cache.save("a\u{0}b", for: ["note"])
+        } throws: { error in
+            guard case .writeFailed(_, let reason) = error as? CacheError else { return false }
+            return reason.contains("SQLSTATE")
+        }
+        #expect(try cache.get(for: ["note"], as: String.self) == "before")
+    }
+
+    @Test func aRowWrittenBehindTheCachesBackIsReportedNotFatal() async throws {
+        let table = TestServer.uniqueTable()
+        let cache = try TestServer.cache(table: table)
+        try cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1])
+        try await TestServer.withConnection { connection in
+            try await connection.query(
+                "UPDATE \"\(unescaped: table)\" SET value = '{\"id\": \"one\"}'", logger: connection.logger)
+        }
+        #expect {
+            try cache.get(Profile.self, for: ["user", 1])
+        } throws: { error in
+            guard case .undecodableValue(_, let storedType, _, let reason) = error as? CacheError else { return false }
+            return storedType == "Profile" && reason.contains("id")
+        }
+    }
+
+    @Test func aServerThatIsNotThereIsUnavailableAtOnce() throws {
+        let port = try closedPort()
+        let cache = try PostgresQueryCache(
+            url: "postgres://postgres:hunter2@127.0.0.1:\(port)/loft", timeout: .seconds(5))
+        let started = ContinuousClock.now
+        #expect {
+            try cache.save(1, for: ["one"])
+        } throws: { error in
+            guard case .unavailable(let store, _) = error as? CacheError else { return false }
+            // Says where, in a sentence, and never the password.
+            let sentence = "\(error)"
+            return store.contains("127.0.0.1:\(port)") && sentence.contains("cannot be reached")
+                && !sentence.contains("hunter2")
+        }
+        #expect(throws: CacheError.self) { try cache.get(Int.self, for: ["one"]) }
+        #expect(cache.savedAt(forKey: ["one"]) == nil)
+        // Refused, not waited for: well under the timeout.
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+
+    @Test func aCallThatWaitsTooLongTimesOutAndTheNextOneRecovers() async throws {
+        let table = TestServer.uniqueTable()
+        let cache = try TestServer.cache(table: table, timeout: .milliseconds(300))
+        try cache.save(1, for: ["locked"])
+        let url = try TestServer.url
+        // Another session holds the table: the cache's read waits behind its lock.
+        let (locked, release) = (AsyncStream<Void>.makeStream(), AsyncStream<Void>.makeStream())
+        let holder = Task {
+            try await TestServer.withConnection(to: url) { connection in
+                try await connection.query("BEGIN", logger: connection.logger)
+                try await connection.query(
+                    "LOCK TABLE \"\(unescaped: table)\" IN ACCESS EXCLUSIVE MODE", logger: connection.logger)
+                locked.continuation.yield()
+                for await _ in release.stream { break }
+                try await connection.query("ROLLBACK", logger: connection.logger)
+            }
+        }
+        for await _ in locked.stream { break }
+        #expect {
+            try cache.get(Int.self, for: ["locked"])
+        } throws: { error in
+            guard case .timedOut(_, let operation, let seconds) = error as? CacheError else { return false }
+            return operation.contains("read") && seconds == 0.3
+        }
+        release.continuation.yield()
+        try await holder.value
+        #expect(try cache.get(for: ["locked"], as: Int.self) == 1)
+    }
+
+    @Test func aTableOfANewerSchemaIsNotTouched() async throws {
+        let table = TestServer.uniqueTable()
+        try TestServer.cache(table: table).save(1, for: ["one"])
+        try await TestServer.withConnection { connection in
+            try await connection.query(
+                "UPDATE loft_schema SET version = 2 WHERE name = \(table)", logger: connection.logger)
+        }
+        let newer = try TestServer.cache(table: table)
+        #expect {
+            try newer.get(Int.self, for: ["one"])
+        } throws: { error in
+            guard case .unavailable(_, let reason) = error as? CacheError else { return false }
+            return reason.contains("schema version 2")
+        }
+    }
+
+    @Test func configurationRejectsWhatItCannotUse() throws {
+        #expect(throws: CacheError.self) { try PostgresCacheConfiguration(url: "mysql://root@localhost/db") }
+        #expect(throws: CacheError.self) { try PostgresCacheConfiguration(url: "postgres://@localhost/db") }
+        #expect(throws: CacheError.self) { try PostgresCacheConfiguration(url: "postgres://u@localhost:99999/db") }
+        #expect(throws: CacheError.self) { try PostgresCacheConfiguration(url: "postgres://u@host/db%zz") }
+        #expect(throws: CacheError.self) {
+            try PostgresCacheConfiguration(username: "u", table: "loft\"; DROP TABLE loft_schema; --")
+        }
+        let parsed = try PostgresCacheConfiguration(url: "postgresql://app:s%40cret@db.internal:6543/services")
+        #expect(parsed.username == "app")
+        #expect(parsed.password == "s@cret")
+        #expect(parsed.host == "db.internal")
+        #expect(parsed.port == 6543)
+        #expect(parsed.database == "services")
+        #expect(!parsed.storeName.contains("cret"))
+        #expect(try PostgresCacheConfiguration(url: "postgres://app@localhost").port == 5432)
+    }
+}
+
+/// A loopback port nothing listens on (bound, then closed).
+func closedPort() throws -> Int {
+    let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .bind(host: "127.0.0.1", port: 0).wait()
+    let port = try #require(channel.localAddress?.port)
+    try channel.close().wait()
+    return port
+}

@@ -1,0 +1,26 @@
+import Loft
+import LoftPostgres
+import Testing
+
+/// The README's Swift blocks, line for line (`.ci/check-readme-examples.py` checks that they are here), run
+/// against the test server.
+@Suite struct ReadmeExamplesTests {
+    /// The upstream API of the examples.
+    struct Upstream {
+        func user(_ id: Int) async throws -> Profile { Profile(id: id, name: "Ada") }
+    }
+
+    @Test func use() async throws {
+        let upstream = Upstream()
+        let databaseURL = try TestServer.url
+        let shared = try PostgresQueryCache(url: databaseURL)
+        let client = QueryClient(
+            cache: TwoLevelQueryCache(disk: shared),
+            cacheConfig: QueryCacheConfig(invalidationPolicy: .expiresAfter(60), usagePolicy: .useInsteadOfFetching)
+        )
+        let user = try await client.fetchQuery(["user", 42]) { try await upstream.user(42) }
+        #expect(user == Profile(id: 42, name: "Ada"))
+        await client.flush()
+        #expect(try shared.get(for: ["user", 42], as: Profile.self) == user)
+    }
+}

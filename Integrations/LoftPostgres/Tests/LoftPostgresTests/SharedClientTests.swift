@@ -1,0 +1,39 @@
+import Loft
+import LoftPostgres
+import Synchronization
+import Testing
+
+/// Two clients (two instances of a service) with memory in front of one PostgreSQL table.
+@Suite struct SharedClientTests {
+    @Test func aValueOneClientFetchedIsServedToTheOtherFromTheDatabase() async throws {
+        let table = TestServer.uniqueTable()
+        let config = QueryCacheConfig(invalidationPolicy: .expiresAfter(3600), usagePolicy: .useInsteadOfFetching)
+        let first = QueryClient(
+            cache: TwoLevelQueryCache(disk: try TestServer.cache(table: table)), cacheConfig: config)
+        let second = QueryClient(
+            cache: TwoLevelQueryCache(disk: try TestServer.cache(table: table)), cacheConfig: config)
+        let upstream = UpstreamCalls()
+
+        let fetched = try await first.fetchQuery(["user", 42]) {
+            upstream.record()
+            return Profile(id: 42, name: "Ada")
+        }
+        await first.flush()
+        let served = try await second.fetchQuery(["user", 42]) {
+            upstream.record()
+            return Profile(id: 42, name: "not from upstream")
+        }
+
+        #expect(fetched == Profile(id: 42, name: "Ada"))
+        #expect(served == fetched)
+        #expect(upstream.count == 1)
+    }
+}
+
+/// How many times an upstream was called.
+final class UpstreamCalls: Sendable {
+    private let calls = Mutex(0)
+
+    func record() { calls.withLock { $0 += 1 } }
+    var count: Int { calls.withLock { $0 } }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Loft
+import LoftPostgres
+import PostgresNIO
+import Testing
+
+/// The PostgreSQL server the tests run against: `LOFT_POSTGRES_URL`, which `scripts/postgres-local start`
+/// prints. Without it the tests fail, saying how to start one (they never pass by skipping).
+enum TestServer {
+    static var url: String {
+        get throws {
+            guard let url = ProcessInfo.processInfo.environment["LOFT_POSTGRES_URL"], !url.isEmpty else {
+                Issue.record(
+                    "Set LOFT_POSTGRES_URL: eval \"$(scripts/postgres-local start)\" starts a throwaway server.")
+                throw CacheError.unavailable(store: "LOFT_POSTGRES_URL", reason: "not set")
+            }
+            return url
+        }
+    }
+
+    /// A table no other test uses.
+    static func uniqueTable() -> String {
+        "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+
+    /// A cache on a table of its own.
+    static func cache(table: String = uniqueTable(), timeout: Duration = .seconds(5)) throws -> PostgresQueryCache {
+        try PostgresQueryCache(url: url, table: table, timeout: timeout)
+    }
+
+    /// Runs `body` on a connection of its own, for what a test does to the database behind the cache's back.
+    @discardableResult
+    static func withConnection<T>(
+        to url: String? = nil, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let configuration = try PostgresCacheConfiguration(url: url ?? self.url)
+        let connection = try await PostgresConnection.connect(
+            configuration: PostgresConnection.Configuration(
+                host: configuration.host, port: configuration.port, username: configuration.username,
+                password: configuration.password, database: configuration.database, tls: .disable),
+            id: 99, logger: Logger(label: "loft.postgres.tests"))
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
+
+struct Profile: Codable, Equatable, Sendable {
+    var id: Int
+    var name: String
+}
+
+/// A server of one test's own, made by `scripts/postgres-local`, for tests that stop it.
+struct OwnServer {
+    let directory: URL
+    let url: String
+
+    private static let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "scripts/postgres-local")
+
+    static func start() throws -> OwnServer {
+        let parent = FileManager.default.temporaryDirectory.appending(path: "loft-own-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: parent.path)
+        let directory = parent.appending(path: "server")
+        let printed = try run("start", directory.path)
+        let url = try #require(printed.split(separator: "=", maxSplits: 1).last.map { String($0) })
+        return OwnServer(directory: directory, url: url.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func halt() throws { try Self.run("halt", directory.path) }
+    func resume() throws { try Self.run("resume", directory.path) }
+
+    func stop() {
+        _ = try? Self.run("stop", directory.path)
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
+
+    @discardableResult
+    private static func run(_ arguments: String...) throws -> String {
+        // Its output goes to a file, read once it exited.
+        let output = FileManager.default.temporaryDirectory.appending(path: "loft-script-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CacheError.unavailable(store: "scripts/postgres-local", reason: "cannot write \(output.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(filePath: "/bin/bash")
+        process.arguments = [script.path] + arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CacheError.unavailable(store: "scripts/postgres-local", reason: "\(arguments) failed")
+        }
+        let data = try Data(contentsOf: output)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
