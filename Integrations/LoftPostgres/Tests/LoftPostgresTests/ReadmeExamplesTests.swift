@@ -22,5 +22,11 @@ import Testing
         #expect(user == Profile(id: 42, name: "Ada"))
         await client.flush()
         #expect(try shared.get(for: ["user", 42], as: Profile.self) == user)
+
+        let fleet = PostgresSingleFlight(cache: shared, freshFor: .seconds(60))
+        let profile = try await client.fetchQuery(["user", 7]) {
+            try await fleet.value(for: ["user", 7], as: Profile.self) { try await upstream.user(7) }
+        }
+        #expect(profile == Profile(id: 7, name: "Ada"))
     }
 }

@@ -34,6 +34,14 @@ import Testing
 final class UpstreamCalls: Sendable {
     private let calls = Mutex(0)
 
-    func record() { calls.withLock { $0 += 1 } }
+    /// Counts a call; returns the count so far.
+    @discardableResult
+    func record() -> Int {
+        calls.withLock { calls in
+            calls += 1
+            return calls
+        }
+    }
+
     var count: Int { calls.withLock { $0 } }
 }

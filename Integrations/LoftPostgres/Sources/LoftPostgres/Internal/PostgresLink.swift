@@ -48,7 +48,7 @@ final class PostgresLink: Sendable {
 
     private var store: String { configuration.storeName }
 
-    /// Runs `body` on the connection and waits for its result.
+    /// Runs `body` on the connection and waits for its result, blocking the calling thread.
     ///
     /// - Throws: `CacheError.timedOut` after the configured timeout, `.unavailable` when the server cannot be
     ///   reached or the connection was lost, and `failure(reason)` for an error the server answered.
@@ -60,11 +60,41 @@ final class PostgresLink: Sendable {
             throw .unavailable(store: store, reason: "\(operation) was called on the cache's own event loop thread")
         }
         let (generation, connection) = current()
-        let timeout = configuration.timeout
-        switch wait(for: connection.flatMap(body), timeout: timeout) {
+        let outcome = wait(for: connection.flatMap(body), timeout: configuration.timeout)
+        return try conclude(operation, generation, outcome, failure: failure)
+    }
+
+    /// Runs `body` on the connection and awaits its result, suspending the calling task (no thread waits).
+    ///
+    /// - Throws: as `run(_:failure:_:)`.
+    func perform<T: Sendable>(
+        _ operation: String, failure: (String) -> CacheError,
+        _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>
+    ) async throws(CacheError) -> T {
+        let (generation, connection) = current()
+        let answer = loop.makePromise(of: Optional<T>.self)
+        let timer = loop.scheduleTask(in: .nanoseconds(Self.nanoseconds(configuration.timeout))) {
+            answer.succeed(nil)
+        }
+        connection.flatMap(body).map { Optional($0) }.cascade(to: answer)
+        let outcome: Result<T, any Error>?
+        do {
+            outcome = try await answer.futureResult.get().map { .success($0) }
+        } catch {
+            outcome = .failure(error)
+        }
+        timer.cancel()
+        return try conclude(operation, generation, outcome, failure: failure)
+    }
+
+    /// The value of a call, or its error: nil (no answer in time) is `.timedOut`.
+    private func conclude<T>(
+        _ operation: String, _ generation: Int, _ outcome: Result<T, any Error>?, failure: (String) -> CacheError
+    ) throws(CacheError) -> T {
+        switch outcome {
         case .none:
             drop(generation, closing: true)
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            let seconds = Double(Self.nanoseconds(configuration.timeout)) / 1e9
             throw .timedOut(store: store, operation: operation, seconds: seconds)
         case .success(let value):
             return value
@@ -73,6 +103,11 @@ final class PostgresLink: Sendable {
             drop(generation, closing: true)
             throw .unavailable(store: store, reason: Self.reason(error))
         }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
 
     /// The connection of the current generation, made now if there is none.
@@ -99,9 +134,7 @@ final class PostgresLink: Sendable {
         var settings = PostgresConnection.Configuration(
             host: configuration.host, port: configuration.port, username: configuration.username,
             password: configuration.password, database: configuration.database, tls: .disable)
-        settings.options.connectTimeout = .nanoseconds(
-            configuration.timeout.components.seconds * 1_000_000_000
-                + configuration.timeout.components.attoseconds / 1_000_000_000)
+        settings.options.connectTimeout = .nanoseconds(Self.nanoseconds(configuration.timeout))
         let (schema, logger) = (CacheTableSchema(table: configuration.table), logger)
         return PostgresConnection.connect(on: loop, configuration: settings, id: 1, logger: logger)
             .flatMap { connection in
@@ -150,8 +183,7 @@ private func wait<T: Sendable>(for future: EventLoopFuture<T>, timeout: Duration
         outcome.withLock { $0 = result }
         done.signal()
     }
-    let (seconds, attoseconds) = timeout.components
-    let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+    let nanoseconds = Int(clamping: PostgresLink.nanoseconds(timeout))
     guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
     return outcome.withLock { $0 }
 }
