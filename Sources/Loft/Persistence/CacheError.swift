@@ -27,6 +27,21 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// connection it was sent on is dropped, and the next call uses a new one.
     case timedOut(store: String, operation: String, seconds: Double)
 
+    /// A one-line reason for `error`, as the cases' `reason` hold it: a `DecodingError`'s coding path and
+    /// description (its own description is a paragraph), any other error's description. For providers that
+    /// report a value that no longer decodes.
+    public static func reason(for error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
     /// A sentence a user can act on.
     public var description: String {
         switch self {

@@ -169,7 +169,7 @@ public final class JSONFileQueryCache: QueryCacheType {
             let header = try self.header(of: data, name: name, key: key)
             throw .undecodableValue(
                 key: key, storedType: header.type, expectedType: "\(Value.self)",
-                reason: CacheCoding.summary(of: error))
+                reason: CacheError.reason(for: error))
         }
         guard decoded.format == CacheFileRecord<Value>.format else {
             throw .corruptEntry(
@@ -403,7 +403,7 @@ public final class JSONFileQueryCache: QueryCacheType {
         do {
             header = try JSONDecoder().decode(CacheFileHeader.self, from: data)
         } catch {
-            throw .corruptEntry(key: key, path: filePath(name), reason: CacheCoding.summary(of: error))
+            throw .corruptEntry(key: key, path: filePath(name), reason: CacheError.reason(for: error))
         }
         guard header.format == CacheFileRecord<Never>.format else {
             throw .corruptEntry(

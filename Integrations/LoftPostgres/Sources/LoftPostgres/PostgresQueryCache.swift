@@ -98,7 +98,7 @@ public final class PostgresQueryCache: QueryCacheType {
             return CachedValue(value: value, savedAt: SchedulerInstant(nanosecondsSinceEpoch: saved))
         } catch {
             throw .undecodableValue(
-                key: key, storedType: typeName, expectedType: "\(Value.self)", reason: Self.summary(of: error))
+                key: key, storedType: typeName, expectedType: "\(Value.self)", reason: CacheError.reason(for: error))
         }
     }
 
@@ -147,19 +147,6 @@ public final class PostgresQueryCache: QueryCacheType {
             return String(decoding: try JSONEncoder().encode(key), as: UTF8.self)
         } catch {
             throw .encodingFailed(key: key, type: "QueryKey", reason: "\(error)")
-        }
-    }
-
-    /// A one-line reason for a decoding error.
-    private static func summary(of error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-            .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
         }
     }
 }

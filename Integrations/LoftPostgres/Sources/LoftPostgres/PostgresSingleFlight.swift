@@ -133,7 +133,8 @@ public final class PostgresSingleFlight: Sendable {
                 return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
             } catch {
                 throw CacheError.undecodableValue(
-                    key: key, storedType: typeName, expectedType: "\(Value.self)", reason: "\(error)")
+                    key: key, storedType: typeName, expectedType: "\(Value.self)", reason: CacheError.reason(for: error)
+                )
             }
         } catch let error as CacheError {
             throw error

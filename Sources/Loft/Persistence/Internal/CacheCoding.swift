@@ -21,20 +21,7 @@ package enum CacheCoding {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch {
             throw .undecodableValue(
-                key: key, storedType: storedType, expectedType: "\(Value.self)", reason: summary(of: error))
-        }
-    }
-
-    /// A one-line reason for a decoding error (the full description of `DecodingError` is a paragraph).
-    package static func summary(of error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-            .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
+                key: key, storedType: storedType, expectedType: "\(Value.self)", reason: CacheError.reason(for: error))
         }
     }
 }
