@@ -28,7 +28,8 @@ import PostgresNIO
 public final class PostgresQueryCache: QueryCacheType {
     /// Where the records are, and how long calls wait.
     public let configuration: PostgresCacheConfiguration
-    private let link: PostgresLink
+    /// Its connection (the fleet's single flight reads and saves on it too).
+    let link: PostgresLink
 
     /// A cache on the table `configuration.table`; it connects when first used.
     public init(_ configuration: PostgresCacheConfiguration) {
@@ -45,7 +46,7 @@ public final class PostgresQueryCache: QueryCacheType {
         self.init(try PostgresCacheConfiguration(url: url, table: table, timeout: timeout))
     }
 
-    private var store: String { configuration.storeName }
+    var store: String { configuration.storeName }
     private var table: String { configuration.table }
 
     /// Stores `value` for `key` (one upsert).
@@ -55,6 +56,26 @@ public final class PostgresQueryCache: QueryCacheType {
     public func save<Value: Encodable>(
         _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
     ) throws(CacheError) {
+        let statement = try upsert(value, for: key, savedAt: savedAt, expiresAt: expiresAt)
+        let store = store
+        try run("save of \(key)", failure: { .writeFailed(path: store, reason: $0) }, statement)
+    }
+
+    /// `save`, awaited instead of blocking the thread (for the fleet's single flight), saved now and never
+    /// expiring.
+    func saveSuspending<Value: Encodable>(_ value: Value, for key: QueryKey) async throws(CacheError) {
+        let now = SchedulerInstant(nanosecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1e9))
+        let statement = try upsert(value, for: key, savedAt: now, expiresAt: nil)
+        let (store, logger) = (store, link.logger)
+        try await link.perform("save of \(key)", failure: { .writeFailed(path: store, reason: $0) }) {
+            $0.query(statement, logger: logger).map { _ in () }
+        }
+    }
+
+    /// The statement that stores `value` for `key`, replacing its row.
+    private func upsert<Value: Encodable>(
+        _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
+    ) throws(CacheError) -> PostgresQuery {
         let json: String
         do {
             json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
@@ -63,15 +84,13 @@ public final class PostgresQueryCache: QueryCacheType {
         }
         let (keyText, typeName, bytes) = (try Self.text(of: key), "\(Value.self)", json.utf8.count)
         let (saved, expires) = (savedAt.nanosecondsSinceEpoch, expiresAt?.nanosecondsSinceEpoch)
-        let statement: PostgresQuery = """
+        return """
             INSERT INTO "\(unescaped: table)" (key, value, type_name, saved_at, expires_at, bytes)
             VALUES (\(keyText), \(json)::jsonb, \(typeName), \(saved), \(expires), \(bytes))
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, type_name = EXCLUDED.type_name,
                 saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at, bytes = EXCLUDED.bytes,
                 updated_at = now()
             """
-        let store = store
-        try run("save of \(key)", failure: { .writeFailed(path: store, reason: $0) }, statement)
     }
 
     /// The stored value of `key` with its save time, or nil when there is none.
@@ -86,7 +105,16 @@ public final class PostgresQueryCache: QueryCacheType {
             """
         let store = store
         let rows = try run("read of \(key)", failure: { .readFailed(path: store, reason: $0) }, statement)
-        guard let row = rows.first else { return nil }
+        return try rows.first.map { row throws(CacheError) in try decode(row, key: key, as: Value.self) }
+    }
+
+    /// A row read as `SELECT value::text, type_name, saved_at`, decoded as `Value`.
+    ///
+    /// - Throws: `CacheError.undecodableValue` when its value does not decode as `Value`, `.corruptEntry` when
+    ///   its columns do not read.
+    func decode<Value: Decodable>(_ row: PostgresRow, key: QueryKey, as type: Value.Type) throws(CacheError)
+        -> CachedValue<Value>
+    {
         let (json, typeName, saved): (String, String, Int64)
         do {
             (json, typeName, saved) = try row.decode((String, String, Int64).self)

@@ -26,9 +26,9 @@ import Synchronization
 /// - Every step waits at most the cache's timeout, and a caller waits for another instance at most
 ///   `maximumWait`: then it throws `CacheError.timedOut`, never hangs. A server that cannot be reached throws
 ///   `CacheError.unavailable`.
-/// - The lock is held on a connection of its own, one per `PostgresSingleFlight`; if that connection is lost
-///   while an upstream call runs, another instance may call the upstream for the same key too (at least
-///   once, not exactly once).
+/// - Rows are read and saved on the cache's connection, without blocking a thread; the lock is held on a
+///   connection of its own, one per `PostgresSingleFlight`. If that connection is lost while an upstream call
+///   runs, another instance may call the upstream for the same key too (at least once, not exactly once).
 public final class PostgresSingleFlight: Sendable {
     /// The shared table the values go to.
     public let cache: PostgresQueryCache
@@ -39,7 +39,6 @@ public final class PostgresSingleFlight: Sendable {
     /// How long a caller waits for another instance's upstream call. Default 30 seconds.
     public let maximumWait: Duration
     private let locks: PostgresLink
-    private let reads: PostgresLink
     private let flights = Mutex<[QueryKey: Task<any Sendable, any Error>]>([:])
 
     /// Single flight over `cache`'s table.
@@ -52,7 +51,6 @@ public final class PostgresSingleFlight: Sendable {
         self.pollInterval = pollInterval
         self.maximumWait = maximumWait
         locks = PostgresLink(cache.configuration)
-        reads = PostgresLink(cache.configuration)
     }
 
     /// The value of `key`: a fresh row, else what `upstream` returned in whichever instance took the key.
@@ -94,7 +92,7 @@ public final class PostgresSingleFlight: Sendable {
                         value = fresh
                     } else {
                         value = try await upstream()
-                        try cache.save(value, for: key)
+                        try await cache.saveSuspending(value, for: key)
                     }
                     await unlock(lock)
                     return value
@@ -116,31 +114,16 @@ public final class PostgresSingleFlight: Sendable {
     private func freshValue<Value: Decodable>(_ key: QueryKey, _ keyText: String, _ type: Value.Type)
         async throws(CacheError) -> Value?
     {
-        let (table, store) = (cache.configuration.table, cache.configuration.storeName)
+        let (cache, store, logger) = (cache, cache.store, cache.link.logger)
         let seconds = Double(PostgresLink.nanoseconds(freshFor)) / 1e9
         let statement: PostgresQuery = """
-            SELECT value::text, type_name FROM "\(unescaped: table)"
+            SELECT value::text, type_name, saved_at FROM "\(unescaped: cache.configuration.table)"
             WHERE key = \(keyText) AND updated_at > now() - make_interval(secs => \(seconds))
             """
-        let logger = reads.logger
-        let rows = try await reads.perform("read of \(key)", failure: { .readFailed(path: store, reason: $0) }) {
+        let rows = try await cache.link.perform("read of \(key)", failure: { .readFailed(path: store, reason: $0) }) {
             $0.query(statement, logger: logger).map { Array($0.rows) }
         }
-        guard let row = rows.first else { return nil }
-        do {
-            let (json, typeName) = try row.decode((String, String).self)
-            do {
-                return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
-            } catch {
-                throw CacheError.undecodableValue(
-                    key: key, storedType: typeName, expectedType: "\(Value.self)", reason: CacheError.reason(for: error)
-                )
-            }
-        } catch let error as CacheError {
-            throw error
-        } catch {
-            throw .corruptEntry(key: key, path: store, reason: "its columns do not read: \(error)")
-        }
+        return try rows.first.map { row throws(CacheError) in try cache.decode(row, key: key, as: Value.self).value }
     }
 
     private func tryLock(_ lock: Int64) async throws(CacheError) -> Bool {
