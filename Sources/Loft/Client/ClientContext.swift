@@ -7,6 +7,8 @@ package final class ClientContext: Sendable {
     package let tracker: WorkTracker
     package let environment: ClientEnvironment
     package let events: PassthroughSubject<QueryCacheEvent, Never>
+    /// What the client's caller changed, for links to other clients (`QueryClient.sharedChanges`).
+    package let sharedChanges = PassthroughSubject<SharedChange, Never>()
     /// Writes the entries' values to their persistent caches, behind the callers.
     package let writer: PersistenceWriter
     /// The ways back to the client, set once it exists.

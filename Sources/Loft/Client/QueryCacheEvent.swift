@@ -18,12 +18,16 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     case persistenceFailed(QueryKey, error: any Error)
     /// A mutation call was submitted, changed or removed (the client's mutation cache).
     case mutation(MutationEvent)
+    /// Changes made by other clients may have been missed (`source`, a link to them, was lost and is back):
+    /// every entry was marked stale and the active ones refetch (`QueryClient.changesMissed(from:)`).
+    case changesMissed(from: String)
 
     /// The key the event is about; for a mutation event, the call's `mutationKey` (`"mutation"` when it has
-    /// none).
+    /// none); for `changesMissed`, the empty key (every entry).
     public var key: QueryKey {
         switch self {
         case .mutation(let event): event.info.mutationKey ?? "mutation"
+        case .changesMissed: QueryKey(parts: [])
         case .added(let key), .updated(let key), .removed(let key), .restored(let key): key
         case .fetchStarted(let key, _), .fetchFinished(let key, _), .persistenceFailed(let key, _): key
         }
@@ -41,6 +45,7 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .fetchFinished(let key, let error?): "fetchFinished \(key) failed: \(error)"
         case .persistenceFailed(let key, let error): "persistenceFailed \(key): \(error)"
         case .mutation(let event): "\(event)"
+        case .changesMissed(let source): "changesMissed from \(source): every entry is stale"
         }
     }
 }

@@ -13,6 +13,9 @@ extension QueryClient {
         _ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all,
         refetchType: RefetchType = .active
     ) {
+        share {
+            SharedChange(.invalidate(refetchType), [exact ? .exact(prefix) : .prefix(prefix)], filter: .init(filter))
+        }
         for entry in entries(matching: prefix, exact: exact, filter: filter) { entry.send(.invalidated(refetchType)) }
     }
 
@@ -22,6 +25,9 @@ extension QueryClient {
         refetchType: RefetchType = .active
     ) async {
         let matching = entries(matching: prefix, exact: exact, filter: filter)
+        share {
+            SharedChange(.invalidate(refetchType), [exact ? .exact(prefix) : .prefix(prefix)], filter: .init(filter))
+        }
         for entry in matching { entry.send(.invalidated(refetchType)) }
         for entry in matching { await entry.settled() }
     }
@@ -47,6 +53,7 @@ extension QueryClient {
     /// its queries and consumers move to the next entry made for their key, which the next fetch makes.
     public func removeQueries(_ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all)
     {
+        share { SharedChange(.remove, [exact ? .exact(prefix) : .prefix(prefix)], filter: .init(filter)) }
         for entry in entries(matching: prefix, exact: exact, filter: filter) { remove(entry) }
     }
 

@@ -7,6 +7,7 @@ extension QueryClient {
     public func invalidateQueries(
         tagged tag: QueryTag, exact: Bool = false, filter: QueryFilter = .all, refetchType: RefetchType = .active
     ) {
+        share { SharedChange(.invalidate(refetchType), [exact ? .exactTag(tag) : .tag(tag)], filter: .init(filter)) }
         invalidate(entries(tagged: tag, exact: exact, filter: filter), refetchType)
     }
 
@@ -15,18 +16,21 @@ extension QueryClient {
         tagged tag: QueryTag, exact: Bool = false, filter: QueryFilter = .all, refetchType: RefetchType = .active
     ) async {
         let matching = entries(tagged: tag, exact: exact, filter: filter)
+        share { SharedChange(.invalidate(refetchType), [exact ? .exactTag(tag) : .tag(tag)], filter: .init(filter)) }
         invalidate(matching, refetchType)
         for entry in matching { await entry.settled() }
     }
 
     /// Invalidates every entry that one of `targets` names, each once however many name it.
     public func invalidate(_ targets: [InvalidationTarget], refetchType: RefetchType = .active) {
-        invalidate(entries(for: targets), refetchType)
+        share { SharedChange(.invalidate(refetchType), targets.map(\.shared)) }
+        invalidate(entries(for: targets.map(\.shared), filter: .all), refetchType)
     }
 
     /// `invalidate(_:)`, returning once the refetches it started have settled.
     public func invalidate(_ targets: [InvalidationTarget], refetchType: RefetchType = .active) async {
-        let matching = entries(for: targets)
+        let matching = entries(for: targets.map(\.shared), filter: .all)
+        share { SharedChange(.invalidate(refetchType), targets.map(\.shared)) }
         invalidate(matching, refetchType)
         for entry in matching { await entry.settled() }
     }
@@ -52,21 +56,6 @@ extension QueryClient {
         guard !filter.isTrivial else { return found }
         let now = scheduler.now
         return found.filter { filter.matches($0.info(at: now)) }
-    }
-
-    private func entries(for targets: [InvalidationTarget]) -> [QueryCacheEntry] {
-        var seen: Set<ObjectIdentifier> = []
-        var found: [QueryCacheEntry] = []
-        for target in targets {
-            let matching =
-                switch target {
-                case .tag(let tag): entries(tagged: tag, exact: false)
-                case .prefix(let prefix): entries(matching: prefix, exact: false)
-                case .exact(let key): entries(matching: key, exact: true)
-                }
-            for entry in matching where seen.insert(ObjectIdentifier(entry)).inserted { found.append(entry) }
-        }
-        return found
     }
 
     private func invalidate(_ entries: [QueryCacheEntry], _ refetchType: RefetchType) {

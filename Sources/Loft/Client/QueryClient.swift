@@ -203,6 +203,13 @@ public final class QueryClient: Sendable {
     /// is fresh for `staleTime` from now); observers are notified unless the value equals the old one. Data
     /// written while a fetch runs stays if that fetch is cancelled.
     public func setQueryData<T: Sendable>(_ value: T, for key: QueryKey, updatedAt: SchedulerInstant? = nil) {
+        writeData(value, for: key, updatedAt: updatedAt)
+        share { .setData(value, for: key) }
+    }
+
+    /// `setQueryData` without publishing a shared change: a write the client makes for itself (a streamed
+    /// query's elements, which each instance streams on its own).
+    package func writeData<T: Sendable>(_ value: T, for key: QueryKey, updatedAt: SchedulerInstant? = nil) {
         entry(for: key).setData(
             value, updatedAt: updatedAt ?? scheduler.now, structuralSharing: defaults(for: key).structuralSharing)
     }
@@ -212,8 +219,11 @@ public final class QueryClient: Sendable {
     ///
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`, or what `updater` throws.
     public func setQueryData<T: Sendable>(for key: QueryKey, updater: (T?) throws -> T?) throws {
-        _ = try entry(for: key).update(
-            at: scheduler.now, structuralSharing: defaults(for: key).structuralSharing, updater)
+        let entry = entry(for: key)
+        guard try entry.update(at: scheduler.now, structuralSharing: defaults(for: key).structuralSharing, updater),
+            let data = entry.data
+        else { return }
+        share { .setData(data, for: key) }
     }
 
     /// Applies `updater` to the data of every entry under `prefix` that holds a `T`: update one entity wherever
@@ -230,7 +240,9 @@ public final class QueryClient: Sendable {
             let changed = try? entry.update(at: now, structuralSharing: defaults(for: entry.key).structuralSharing) {
                 (old: T?) in old.map(updater)
             }
-            return changed == true ? entry.key : nil
+            guard changed == true else { return nil }
+            if let data = entry.data { share { .setData(data, for: entry.key) } }
+            return entry.key
         }
     }
 
@@ -244,8 +256,9 @@ public final class QueryClient: Sendable {
     }
 
     /// Removes every entry and cancels every fetch, and removes the settled mutation calls (pending ones go on).
+    /// It is this client's own clearing: it publishes no shared change.
     public func clear() {
-        removeQueries(QueryKey(parts: []))
+        for entry in entries(matching: QueryKey(parts: []), exact: false) { remove(entry) }
         mutationCache.removeSettled()
     }
 

@@ -61,7 +61,7 @@ public enum RefetchTrigger: Sendable, Hashable {
 
 /// Which entries an invalidation refetches (all matching entries are marked stale either way). A disabled
 /// entry (every observer disabled, or never fetched) is never refetched.
-public enum RefetchType: Sendable, Hashable {
+public enum RefetchType: String, Sendable, Hashable, Codable {
     /// Entries with an enabled observer (the default).
     case active
     /// Entries without one that were fetched before (with their last request).

@@ -43,7 +43,7 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
                 // A replaced stream must not write over its successor.
                 try Task.checkCancellation()
                 elements.append(element)
-                client.setQueryData(elements, for: key)
+                client.writeData(elements, for: key)
             }
             return elements
         }

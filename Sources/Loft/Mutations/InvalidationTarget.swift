@@ -12,6 +12,17 @@ public enum InvalidationTarget: Sendable, Hashable {
     case exact(QueryKey)
 }
 
+extension InvalidationTarget {
+    /// The same target, as a shared change names it.
+    var shared: SharedChange.Target {
+        switch self {
+        case .tag(let tag): .tag(tag)
+        case .prefix(let prefix): .prefix(prefix)
+        case .exact(let key): .exact(key)
+        }
+    }
+}
+
 /// After which outcomes of a call its `MutationOptions.invalidates` runs.
 public enum InvalidationMoment: Sendable, Hashable {
     /// Only after a successful request (the default): a failed or cancelled call invalidates nothing.

@@ -169,10 +169,13 @@ public final class PostgresQueryCache: QueryCacheType {
         }
     }
 
-    /// The key as the row's primary key: its JSON.
+    /// The key as the row's primary key: its JSON, with the names of a dictionary part sorted, so that every
+    /// instance writes one key as one text (a dictionary's own order differs from process to process).
     static func text(of key: QueryKey) throws(CacheError) -> String {
         do {
-            return String(decoding: try JSONEncoder().encode(key), as: UTF8.self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(key), as: UTF8.self)
         } catch {
             throw .encodingFailed(key: key, type: "QueryKey", reason: "\(error)")
         }

@@ -55,7 +55,7 @@ public struct QueryFilter: Sendable {
 }
 
 /// Active, inactive, or all entries.
-public enum QueryTypeFilter: Sendable, Hashable {
+public enum QueryTypeFilter: String, Sendable, Hashable, Codable {
     /// Entries with an enabled observer.
     case active
     /// Entries without one.

@@ -68,23 +68,38 @@ final class PostgresLink: Sendable {
     ///
     /// - Throws: as `run(_:failure:_:)`.
     func perform<T: Sendable>(
-        _ operation: String, failure: (String) -> CacheError,
+        _ operation: String, failure: @escaping @Sendable (String) -> CacheError,
         _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>
     ) async throws(CacheError) -> T {
+        let result = await withCheckedContinuation { continuation in
+            submit(operation, failure: failure, body) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Hands `body` to the connection now and calls `completion` with its result (at most the timeout later),
+    /// without waiting: statements submitted one after the other reach the server in that order.
+    func submit<T: Sendable>(
+        _ operation: String, failure: @escaping @Sendable (String) -> CacheError,
+        _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>,
+        completion: @escaping @Sendable (Result<T, CacheError>) -> Void
+    ) {
         let (generation, connection) = current()
         let answer = loop.makePromise(of: Optional<T>.self)
         let timer = loop.scheduleTask(in: .nanoseconds(Self.nanoseconds(configuration.timeout))) {
             answer.succeed(nil)
         }
         connection.flatMap(body).map { Optional($0) }.cascade(to: answer)
-        let outcome: Result<T, any Error>?
-        do {
-            outcome = try await answer.futureResult.get().map { .success($0) }
-        } catch {
-            outcome = .failure(error)
+        answer.futureResult.whenComplete { [self] result in
+            timer.cancel()
+            let outcome: Result<T, any Error>? =
+                switch result {
+                case .success(let value): value.map { .success($0) }
+                case .failure(let error): .failure(error)
+                }
+            completion(
+                Result { () throws(CacheError) in try conclude(operation, generation, outcome, failure: failure) })
         }
-        timer.cancel()
-        return try conclude(operation, generation, outcome, failure: failure)
     }
 
     /// The value of a call, or its error: nil (no answer in time) is `.timedOut`.
@@ -130,19 +145,26 @@ final class PostgresLink: Sendable {
         }
     }
 
-    private func connect() -> EventLoopFuture<PostgresConnection> {
+    /// How to connect to the server of `configuration`, waiting at most its timeout.
+    static func settings(_ configuration: PostgresCacheConfiguration) -> PostgresConnection.Configuration {
         var settings = PostgresConnection.Configuration(
             host: configuration.host, port: configuration.port, username: configuration.username,
             password: configuration.password, database: configuration.database, tls: .disable)
-        settings.options.connectTimeout = .nanoseconds(Self.nanoseconds(configuration.timeout))
+        settings.options.connectTimeout = .nanoseconds(nanoseconds(configuration.timeout))
+        return settings
+    }
+
+    private func connect() -> EventLoopFuture<PostgresConnection> {
         let (schema, logger) = (CacheTableSchema(table: configuration.table), logger)
-        return PostgresConnection.connect(on: loop, configuration: settings, id: 1, logger: logger)
-            .flatMap { connection in
-                schema.prepare(on: connection, logger: logger)
-                    .map { connection }
-                    .flatMapError { error in connection.close().flatMapThrowing { throw error } }
-            }
-            .flatMapErrorThrowing { error in throw ConnectFailure(underlying: error) }
+        return PostgresConnection.connect(
+            on: loop, configuration: Self.settings(configuration), id: 1, logger: logger
+        )
+        .flatMap { connection in
+            schema.prepare(on: connection, logger: logger)
+                .map { connection }
+                .flatMapError { error in connection.close().flatMapThrowing { throw error } }
+        }
+        .flatMapErrorThrowing { error in throw ConnectFailure(underlying: error) }
     }
 
     /// Forgets the connection of `generation` (a newer one stays), closing it if asked.
@@ -165,7 +187,7 @@ final class PostgresLink: Sendable {
     }
 
     /// A one-line reason for a connection failure.
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         if let failure = error as? ConnectFailure { return reason(failure.underlying) }
         guard let error = error as? PSQLError else { return "\(error)" }
         if error.code == .server {

@@ -1,0 +1,69 @@
+import Loft
+import LoftPostgres
+import Synchronization
+
+/// Every value a publisher sent, and a way to wait for one: tests against a real server wait for what they
+/// expect to happen (the suite's time limit ends a wait that would never end).
+final class EventLog<Event: Sendable>: Sendable {
+    private struct State {
+        var events: [Event] = []
+        var waiters: [(isMet: @Sendable ([Event]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+    private let subscription = Mutex<Subscription?>(nil)
+
+    init(_ publisher: AnyPublisher<Event, Never>) {
+        let token = publisher.sink { [weak self] event in self?.record(event) }
+        subscription.withLock { $0 = token }
+    }
+
+    var events: [Event] { state.withLock { $0.events } }
+
+    /// Returns once `isMet` holds for the events recorded (at once if it does).
+    func until(_ isMet: @escaping @Sendable ([Event]) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if isMet(state.events) { return true }
+                state.waiters.append((isMet, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// The first event, recorded or to come, for which `matches` holds.
+    @discardableResult
+    func first(where matches: @escaping @Sendable (Event) -> Bool) async -> Event? {
+        await until { $0.contains(where: matches) }
+        return events.first(where: matches)
+    }
+
+    /// Returns once `matches` holds for `count` recorded events.
+    func count(_ count: Int, where matches: @escaping @Sendable (Event) -> Bool) async {
+        await until { $0.filter(matches).count >= count }
+    }
+
+    /// How many recorded events `matches` holds for.
+    func count(where matches: (Event) -> Bool) -> Int {
+        state.withLock { $0.events.filter(matches).count }
+    }
+
+    private func record(_ event: Event) {
+        let ready = state.withLock { state in
+            state.events.append(event)
+            let events = state.events
+            let ready = state.waiters.filter { $0.isMet(events) }
+            state.waiters.removeAll { $0.isMet(events) }
+            return ready.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+}
+
+extension FleetLinkEvent {
+    var isApplied: Bool { if case .applied = self { true } else { false } }
+    var isSent: Bool { if case .sent = self { true } else { false } }
+    var isResumed: Bool { if case .resumed = self { true } else { false } }
+    var isLost: Bool { if case .lost = self { true } else { false } }
+}

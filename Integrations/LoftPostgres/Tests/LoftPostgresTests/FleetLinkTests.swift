@@ -1,0 +1,190 @@
+import Foundation
+import Loft
+import PostgresNIO
+import Synchronization
+import Testing
+
+@testable import LoftPostgres
+
+/// One instance of a service: its client on the shared table, its link to the others.
+struct Instance {
+    let cache: PostgresQueryCache
+    let client: QueryClient
+    let link: PostgresFleetLink
+    let log: EventLog<FleetLinkEvent>
+
+    init(table: String, url: String? = nil, reconnectDelay: Duration = .milliseconds(50)) throws {
+        cache = try PostgresQueryCache(url: url ?? TestServer.url, table: table)
+        client = QueryClient(
+            cache: cache, cacheConfig: QueryCacheConfig(invalidationPolicy: .notExpires, usagePolicy: .useIfFetchFails),
+            defaults: QueryDefaults(staleTime: .infinity))
+        link = PostgresFleetLink(client: client, cache: cache, reconnectDelay: reconnectDelay)
+        log = EventLog(link.events)
+    }
+
+    /// Instances on one new table, listening.
+    static func fleet(_ count: Int) async throws -> [Instance] {
+        let table = TestServer.uniqueTable()
+        let instances = try (0..<count).map { _ in try Instance(table: table) }
+        for instance in instances {
+            instance.link.start()
+            await instance.link.waitUntilListening()
+        }
+        return instances
+    }
+
+    func isStale(_ key: QueryKey) throws -> Bool {
+        try client.snapshot(for: key, as: Profile.self).isStale
+    }
+
+    /// Waits until `count` changes were applied here.
+    func applied(_ count: Int) async {
+        await log.count(count) { $0.isApplied }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct FleetLinkTests {
+    @Test func anInvalidationOnOneInstanceReachesTheOthersAndNotItself() async throws {
+        let fleet = try await Instance.fleet(3)
+        for instance in fleet {
+            _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
+            _ = try await instance.client.fetchQuery(["team", 1]) { Profile(id: 9, name: "Core") }
+        }
+        await fleet[0].client.invalidateQueries(["user"])
+        for instance in fleet[1...] { await instance.applied(1) }
+        for instance in fleet {
+            #expect(try instance.isStale(["user", 1]))
+            #expect(try !instance.isStale(["team", 1]))
+        }
+        #expect(fleet[0].log.count(where: \.isApplied) == 0)
+        #expect(fleet[1].log.count(where: \.isSent) == 0)  // what it applied, it does not send again
+        for instance in fleet { await instance.link.stop() }
+    }
+
+    @Test func exactKeysTagsAndRemovalsReachTheOthersWithTheirFilters() async throws {
+        let fleet = try await Instance.fleet(2)
+        let (sender, receiver) = (fleet[0], fleet[1])
+        _ = try await receiver.client.fetchQuery(["user", 4]) { Profile(id: 4, name: "Four") }
+        _ = try await receiver.client.fetchQuery(["user", 42]) { Profile(id: 42, name: "Forty-two") }
+        _ = try await receiver.client.fetchQuery(["todo", 7], tags: ["todos"]) { Profile(id: 7, name: "Seven") }
+        _ = try await receiver.client.fetchQuery(["team", 1]) { Profile(id: 1, name: "Core") }
+        await sender.client.invalidateQueries(["user", 4], exact: true)
+        await sender.client.invalidateQueries(tagged: "todos")
+        sender.client.removeQueries(["team"], filter: QueryFilter(type: .inactive))
+        await receiver.applied(3)
+        #expect(try receiver.isStale(["user", 4]))
+        #expect(try !receiver.isStale(["user", 42]))
+        #expect(try receiver.isStale(["todo", 7]))
+        #expect(try receiver.client.getQueryData(["team", 1], as: Profile.self) == nil)
+        for instance in fleet { await instance.link.stop() }
+    }
+
+    @Test func aValueSetOnOneInstanceIsTheOthersValue() async throws {
+        let fleet = try await Instance.fleet(2)
+        let (sender, receiver) = (fleet[0], fleet[1])
+        _ = try await receiver.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
+        _ = try await receiver.client.fetchQuery(["user", 2]) { Profile(id: 2, name: "Bo") }
+        sender.client.setQueryData(Profile(id: 1, name: "Ada Lovelace"), for: ["user", 1])
+        // Too large for a notification: the value stays behind, and the receiver invalidates the key.
+        sender.client.setQueryData(Profile(id: 2, name: String(repeating: "B", count: 9_000)), for: ["user", 2])
+        await receiver.applied(2)
+        #expect(
+            try receiver.client.getQueryData(["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada Lovelace"))
+        #expect(try !receiver.isStale(["user", 1]))
+        #expect(try receiver.client.getQueryData(["user", 2], as: Profile.self) == Profile(id: 2, name: "Bo"))
+        #expect(try receiver.isStale(["user", 2]))
+        for instance in fleet { await instance.link.stop() }
+    }
+
+    @Test func anInvalidationMarksTheSharedRowsStaleSoTheSingleFlightCallsTheUpstreamAgain() async throws {
+        let fleet = try await Instance.fleet(2)
+        let upstream = UpstreamCalls()
+        let flights = fleet.map { PostgresSingleFlight(cache: $0.cache, freshFor: .seconds(3600)) }
+        func fetch(_ index: Int, _ key: QueryKey) async throws -> Profile {
+            try await fleet[index].client.fetchQuery(key) {
+                try await flights[index].value(for: key, as: Profile.self) {
+                    Profile(id: upstream.record(), name: "\(key)")
+                }
+            }
+        }
+        let keys: [QueryKey] = [
+            ["user", 4], ["user", 42], ["user", 4, "posts"], ["list", ["page": 1, "size": 10]],
+        ]
+        for key in keys { _ = try await fetch(0, key) }
+        #expect(upstream.count == 4)
+        await fleet[0].client.invalidateQueries(["user", 4])
+        await fleet[0].client.invalidateQueries(["list", ["page": 1]])
+        await fleet[1].applied(2)
+        for key in keys { _ = try await fetch(1, key) }  // the others' first read of each key
+        // ["user", 4] and ["user", 4, "posts"] are under the prefix, the list's dictionary covers the stored
+        // one; ["user", 42] is not under ["user", 4].
+        #expect(upstream.count == 7)
+        for instance in fleet { await instance.link.stop() }
+    }
+
+    @Test func anInstanceWhoseListeningConnectionWasLostTreatsEverythingAsStale() async throws {
+        let fleet = try await Instance.fleet(1)
+        let instance = fleet[0]
+        let clientEvents = EventLog(instance.client.events)
+        _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
+        let channel = instance.link.channel
+        let terminated = try await TestServer.withConnection { connection in
+            try await connection.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = \("LISTEN \"\(channel)\";")",
+                logger: Logger(label: "test")
+            ).collect().count
+        }
+        #expect(terminated == 1)
+        await instance.log.first { $0.isLost }
+        await instance.log.first { $0.isResumed }
+        await clientEvents.first { if case .changesMissed = $0 { true } else { false } }
+        #expect(try instance.isStale(["user", 1]))
+        await instance.link.stop()
+    }
+
+    @Test func aNotificationThatIsNotAChangeIsIgnored() async throws {
+        let fleet = try await Instance.fleet(1)
+        let instance = fleet[0]
+        _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
+        for payload in ["not json", #"{"origin":"x"}"#, #"{"change":{"operation":{"remove":{}}}}"#] {
+            try await TestServer.withConnection { connection in
+                _ = try await connection.query(
+                    "SELECT pg_notify(\(instance.link.channel), \(payload))", logger: Logger(label: "test")
+                ).collect()
+            }
+        }
+        await instance.log.count(3) { if case .ignored = $0 { true } else { false } }
+        #expect(try instance.client.getQueryData(["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada"))
+        #expect(instance.log.count(where: \.isApplied) == 0)
+        await instance.link.stop()
+    }
+
+    @Test func aChangeThatCannotBeSentIsReported() async throws {
+        let cache = try PostgresQueryCache(url: "postgres://postgres@127.0.0.1:1/loft", timeout: .seconds(2))
+        let client = QueryClient(cache: cache)
+        let link = PostgresFleetLink(client: client, cache: cache)
+        let log = EventLog(link.events)
+        link.start()
+        await client.invalidateQueries(["user"])
+        let failed = await log.first { if case .sendFailed = $0 { true } else { false } }
+        guard case .sendFailed(let change, .unavailable)? = failed else {
+            Issue.record("expected an unavailable store, got \(String(describing: failed))")
+            return
+        }
+        #expect(change == SharedChange(.invalidate(.active), [.prefix(["user"])]))
+        await log.first { $0.isLost }
+        await link.stop()
+    }
+
+    @Test func payloadsAndPatterns() throws {
+        let message = FleetMessage(origin: UUID(), change: SharedChange(.remove, [.exact(["user", 1])]))
+        #expect(FleetMessage.read(try message.payload())?.change == message.change)
+        let huge = FleetMessage(
+            origin: UUID(),
+            change: SharedChange(.remove, [.exact(QueryKey(parts: [.string(String(repeating: "k", count: 9_000))]))]))
+        #expect(throws: CacheError.self) { try huge.payload() }
+        #expect(try FleetMessage.rows(under: ["user", 4]) == (#"["user",4]"#, #"["user",4,%"#))
+        #expect(try FleetMessage.rows(under: []) == (nil, "%"))
+        #expect(try FleetMessage.rows(under: ["a_b%c\\d", ["page": 1]]) == (nil, #"["a\_b\%c\\\\d",%"#))
+    }
+}
