@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "LoftPostgres", targets: ["LoftPostgres"]),
         .executable(name: "LoftPostgresBenchmarks", targets: ["LoftPostgresBenchmarks"]),
+        .executable(name: "LoftPostgresDemo", targets: ["LoftPostgresDemo"]),
     ],
     dependencies: [
         .package(name: "Loft", path: "../.."),
@@ -24,6 +25,7 @@ let package = Package(
         .executableTarget(
             name: "LoftPostgresBenchmarks",
             dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], path: "Benchmarks"),
+        .executableTarget(name: "LoftPostgresDemo", dependencies: ["LoftPostgres"], path: "Demo"),
         .testTarget(
             name: "LoftPostgresTests",
             dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),

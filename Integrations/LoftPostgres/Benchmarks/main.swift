@@ -10,6 +10,11 @@ import PostgresNIO
 // - A read served from PostgreSQL: `PostgresQueryCache.get` of a present key (the row's JSON decoded into
 //   the type asked for), against a bare `SELECT` of the same row's value through postgres-nio, awaited, its
 //   text decoded the same way. Target: 1.5×.
+// - Invalidation fan-out: `invalidateQueries` of a key on one instance until the clients of 3 other
+//   instances (each with its own `PostgresFleetLink`) have applied it, against a bare `pg_notify` of the same
+//   payload through postgres-nio until 3 listening connections have received it. Target: 2×.
+// - Upstream calls of 3 instances × 1,000 concurrent requests over 100 keys, through `fetchQuery` and a
+//   `PostgresSingleFlight` each: the count, which must be 100.
 
 struct Profile: Codable, Equatable {
     var id: Int
@@ -62,12 +67,16 @@ for _ in 0..<rounds {
             return nil
         })
 }
+let fanOut = try await FanOut.measure(url: url, table: table, connection: connection, rounds: rounds, quick: quick)
+let upstreamCalls = try await UpstreamCount.measure(url: url, table: table + "_flight")
 try await dropTable(on: connection)
 
 /// Removes the benchmark's table and its schema row, and closes the connection.
 func dropTable(on connection: PostgresConnection) async throws {
-    _ = try await connection.query("DROP TABLE \"\(unescaped: table)\"", logger: connection.logger)
-    _ = try await connection.query("DELETE FROM loft_schema WHERE name = \(table)", logger: connection.logger)
+    for name in [table, table + "_flight"] {
+        _ = try await connection.query("DROP TABLE \"\(unescaped: name)\"", logger: connection.logger)
+        _ = try await connection.query("DELETE FROM loft_schema WHERE name = \(name)", logger: connection.logger)
+    }
     try await connection.close()
 }
 
@@ -78,3 +87,11 @@ print(
     "| a read served from PostgreSQL | \(String(format: "%.1f", best / 1000)) µs "
         + "| \(String(format: "%.1f", baseline / 1000)) µs a bare SELECT through postgres-nio "
         + "| \(String(format: "%.2f", ratio))× | ≤ 1.5× | \(ratio <= 1.5 ? "ok" : "MISSED") |")
+let fanOutRatio = fanOut.loft / fanOut.baseline
+print(
+    "| invalidation fan-out to 3 instances | \(String(format: "%.1f", fanOut.loft / 1000)) µs "
+        + "| \(String(format: "%.1f", fanOut.baseline / 1000)) µs a bare pg_notify to 3 listeners "
+        + "| \(String(format: "%.2f", fanOutRatio))× | ≤ 2× | \(fanOutRatio <= 2 ? "ok" : "MISSED") |")
+print(
+    "| upstream calls, 3 instances × 1,000 concurrent requests over 100 keys | \(upstreamCalls) calls | "
+        + "100 keys | | = 100 | \(upstreamCalls == 100 ? "ok" : "MISSED") |")

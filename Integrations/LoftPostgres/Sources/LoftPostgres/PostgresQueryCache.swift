@@ -56,7 +56,7 @@ public final class PostgresQueryCache: QueryCacheType {
     public func save<Value: Encodable>(
         _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
     ) throws(CacheError) {
-        let statement = try upsert(value, for: key, savedAt: savedAt, expiresAt: expiresAt)
+        let statement = try upsert(value, for: key, savedAt: savedAt, expiresAt: expiresAt, renewing: false)
         let store = store
         try run("save of \(key)", failure: { .writeFailed(path: store, reason: $0) }, statement)
     }
@@ -65,7 +65,7 @@ public final class PostgresQueryCache: QueryCacheType {
     /// expiring.
     func saveSuspending<Value: Encodable>(_ value: Value, for key: QueryKey) async throws(CacheError) {
         let now = SchedulerInstant(nanosecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1e9))
-        let statement = try upsert(value, for: key, savedAt: now, expiresAt: nil)
+        let statement = try upsert(value, for: key, savedAt: now, expiresAt: nil, renewing: true)
         let (store, logger) = (store, link.logger)
         try await link.perform("save of \(key)", failure: { .writeFailed(path: store, reason: $0) }) {
             $0.query(statement, logger: logger).map { _ in () }
@@ -73,8 +73,14 @@ public final class PostgresQueryCache: QueryCacheType {
     }
 
     /// The statement that stores `value` for `key`, replacing its row.
+    ///
+    /// A save that is `renewing` (the single flight's, after an upstream call) makes the row fresh
+    /// (`updated_at` now). Any other save (a client's write-behind of a value it got, maybe from this very
+    /// row) renews `updated_at` only when the value changed, so that instances saving back what they read do
+    /// not keep a row fresh for ever; and it leaves a row an invalidation marked stale (`updated_at`
+    /// `-infinity`) stale when it saves the same value again.
     private func upsert<Value: Encodable>(
-        _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
+        _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?, renewing: Bool
     ) throws(CacheError) -> PostgresQuery {
         let json: String
         do {
@@ -84,12 +90,21 @@ public final class PostgresQueryCache: QueryCacheType {
         }
         let (keyText, typeName, bytes) = (try Self.text(of: key), "\(Value.self)", json.utf8.count)
         let (saved, expires) = (savedAt.nanosecondsSinceEpoch, expiresAt?.nanosecondsSinceEpoch)
+        let same = "\"\(table)\".value = EXCLUDED.value"
+        let (savedAtRule, updatedAtRule) =
+            renewing
+            ? ("EXCLUDED.saved_at", "now()")
+            : (
+                "CASE WHEN \(same) AND \"\(table)\".updated_at = '-infinity' THEN \"\(table)\".saved_at "
+                    + "ELSE EXCLUDED.saved_at END",
+                "CASE WHEN \(same) THEN \"\(table)\".updated_at ELSE now() END"
+            )
         return """
             INSERT INTO "\(unescaped: table)" (key, value, type_name, saved_at, expires_at, bytes)
             VALUES (\(keyText), \(json)::jsonb, \(typeName), \(saved), \(expires), \(bytes))
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, type_name = EXCLUDED.type_name,
-                saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at, bytes = EXCLUDED.bytes,
-                updated_at = now()
+                saved_at = \(unescaped: savedAtRule), expires_at = EXCLUDED.expires_at, bytes = EXCLUDED.bytes,
+                updated_at = \(unescaped: updatedAtRule)
             """
     }
 

@@ -122,6 +122,33 @@ struct Instance {
         for instance in fleet { await instance.link.stop() }
     }
 
+    @Test func aClientSavingBackTheValueItReadDoesNotKeepTheRowFresh() async throws {
+        let cache = try TestServer.cache()
+        let now = SchedulerInstant(nanosecondsSinceEpoch: 1_000)
+        func updatedAt() async throws -> String {
+            try await TestServer.withConnection { connection in
+                let rows = try await connection.query(
+                    "SELECT updated_at::text FROM \(unescaped: cache.configuration.table)", logger: Logger(label: "test"))
+                return try await rows.collect().first?.decode(String.self) ?? "none"
+            }
+        }
+        try cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: now, expiresAt: nil)
+        let first = try await updatedAt()
+        try cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: now, expiresAt: nil)
+        #expect(try await updatedAt() == first)
+        try cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: now, expiresAt: nil)
+        #expect(try await updatedAt() != first)
+        try await TestServer.withConnection { connection in
+            _ = try await connection.query(
+                "UPDATE \(unescaped: cache.configuration.table) SET updated_at = '-infinity', saved_at = 0",
+                logger: Logger(label: "test")
+            ).collect()
+        }
+        try cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: now, expiresAt: nil)
+        #expect(try await updatedAt() == "-infinity")
+        #expect(cache.savedAt(forKey: ["user", 1])?.nanosecondsSinceEpoch == 0)
+    }
+
     @Test func anInstanceWhoseListeningConnectionWasLostTreatsEverythingAsStale() async throws {
         let fleet = try await Instance.fleet(1)
         let instance = fleet[0]
