@@ -452,4 +452,23 @@ let api = ExampleAPI()
         let subject: any Signals.Publisher<Int, Never> = Just(1)
         _ = subject
     }
+
+    @Test("sharing a client's changes with other clients")
+    func sharingChanges() throws {
+        let client = QueryClient(scheduler: TestScheduler())
+        let other = QueryClient(defaults: QueryDefaults(staleTime: .infinity), scheduler: TestScheduler())
+        other.setQueryData(User(id: 1, name: "Ada"), for: ["users", 1])
+        let published = PublisherRecorder(client.sharedChanges)
+        let echoed = PublisherRecorder(other.sharedChanges)
+        #expect(try !other.snapshot(for: ["users", 1], as: User.self).isStale)
+
+        let forward = client.sharedChanges.sink { change in other.apply(change) }
+        client.invalidateQueries(["users"], exact: false)  // other's ["users", …] are stale too
+        other.changesMissed(from: "a link that was down")  // everything other holds is stale
+
+        #expect(try other.snapshot(for: ["users", 1], as: User.self).isStale)
+        #expect(published.values == [SharedChange(.invalidate(.active), [.prefix(["users"])])])
+        #expect(echoed.values.isEmpty)
+        forward.cancel()
+    }
 }

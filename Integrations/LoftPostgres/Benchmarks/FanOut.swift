@@ -102,8 +102,10 @@ enum FanOut {
                 baseline,
                 try await perTrip(trips) {
                     let countdown = current.start(3)
-                    _ = try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: connection.logger)
-                        .collect()
+                    _ = try await connection.query(
+                        "SELECT pg_notify(\(channel), \(payload))", logger: connection.logger
+                    )
+                    .collect()
                     await countdown.wait()
                 })
         }

@@ -66,7 +66,9 @@ final class Fleet: Sendable {
 
         private func append(_ new: [String], ended: Bool) {
             lines.withLock { $0 += new + (ended ? [Self.end] : []) }
-            for waiter in arrived.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume() }
+            for waiter in arrived.withLock({ waiters in
+                defer { waiters = [] }; return waiters
+            }) { waiter.resume() }
         }
     }
 

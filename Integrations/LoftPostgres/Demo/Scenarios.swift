@@ -31,8 +31,10 @@ enum Scenarios {
         // One instance invalidates key 7; the others apply it, and their next request refetches.
         let skipped = fleet.members.map { $0.printed.count }
         fleet.members[0].send("invalidate 7")
-        let sent = Int64((await fleet.members[0].line(startingWith: "invalidated", after: skipped[0]) ?? "")
-            .split(separator: " ").last ?? "") ?? 0
+        let sent =
+            Int64(
+                (await fleet.members[0].line(startingWith: "invalidated", after: skipped[0]) ?? "")
+                    .split(separator: " ").last ?? "") ?? 0
         var latencies: [Int64] = []
         for (index, member) in fleet.members.enumerated().dropFirst() {
             let applied = await member.line(startingWith: "applied", after: skipped[index])
@@ -61,7 +63,9 @@ enum Scenarios {
         }
         print("\(instances) instances × \(requests) concurrent requests over \(keys) keys (\(total) requests)")
         print("  upstream calls: \(upstreamBefore) for \(perKey.count) keys", terminator: "")
-        print(" (\(perKey.values.filter { $0 == 1 }.count) keys called once, at most \(perKey.values.max() ?? 0) per key)")
+        print(
+            " (\(perKey.values.filter { $0 == 1 }.count) keys called once, at most \(perKey.values.max() ?? 0) per key)"
+        )
         for key in perKey.keys.sorted().prefix(5) { print("    user/\(key): \(perKey[key] ?? 0) upstream call(s)") }
         if perKey.count > 5 { print("    …") }
         print("  answered from PostgreSQL (another instance's fetch): \(served)")
@@ -85,7 +89,8 @@ enum Scenarios {
         let started = Clock.nanoseconds()
         let value = await survivor.line(startingWith: "value 5") ?? "none"
         let waited = (Clock.nanoseconds() - started) / 1_000_000
-        let tookOver = survivor.count("upstream 5") == 1 && value.contains("process \(survivor.process.processIdentifier)")
+        let tookOver =
+            survivor.count("upstream 5") == 1 && value.contains("process \(survivor.process.processIdentifier)")
         if json {
             let summary: [String: Any] = ["tookOver": tookOver, "value": value, "milliseconds": Int(waited)]
             let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])

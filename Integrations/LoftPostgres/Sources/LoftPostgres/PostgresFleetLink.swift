@@ -10,7 +10,7 @@ import Synchronization
 /// ```swift
 /// let link = PostgresFleetLink(client: client, cache: shared)
 /// link.start()
-/// client.invalidateQueries(["user", 42])  // every instance's ["user", 42] is now stale
+/// await client.invalidateQueries(["user", 42])  // every instance's ["user", 42] is now stale
 /// ```
 ///
 /// **Behavior**

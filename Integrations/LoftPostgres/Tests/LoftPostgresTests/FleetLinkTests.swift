@@ -128,7 +128,8 @@ struct Instance {
         func updatedAt() async throws -> String {
             try await TestServer.withConnection { connection in
                 let rows = try await connection.query(
-                    "SELECT updated_at::text FROM \(unescaped: cache.configuration.table)", logger: Logger(label: "test"))
+                    "SELECT updated_at::text FROM \(unescaped: cache.configuration.table)",
+                    logger: Logger(label: "test"))
                 return try await rows.collect().first?.decode(String.self) ?? "none"
             }
         }

@@ -29,4 +29,25 @@ import Testing
         }
         #expect(profile == Profile(id: 7, name: "Ada"))
     }
+
+    @Test func invalidationThatReachesEveryInstance() async throws {
+        let table = TestServer.uniqueTable()
+        let other = try Instance(table: table)
+        other.link.start()
+        await other.link.waitUntilListening()
+        _ = try await other.client.fetchQuery(["user", 42]) { Profile(id: 42, name: "Ada") }
+        let shared = try TestServer.cache(table: table)
+        let client = QueryClient(cache: shared)
+
+        let link = PostgresFleetLink(client: client, cache: shared)
+        link.start()
+        await link.waitUntilListening()
+        await client.invalidateQueries(["user", 42])  // every instance's ["user", 42] is stale now
+        client.setQueryData(Profile(id: 42, name: "Ada L."), for: ["user", 42])  // and this is their value
+
+        await other.applied(2)
+        #expect(try other.client.getQueryData(["user", 42], as: Profile.self) == Profile(id: 42, name: "Ada L."))
+        await link.stop()
+        await other.link.stop()
+    }
 }

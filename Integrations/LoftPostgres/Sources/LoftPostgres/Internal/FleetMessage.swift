@@ -36,7 +36,9 @@ struct FleetMessage: Codable, Sendable {
     /// The statement that publishes `payload` on `channel`, marking first the rows of the keys an invalidation
     /// names as stale (in the same statement, so a receiver that refetches finds them stale): their
     /// `updated_at` goes to `-infinity` (no single flight takes them as fresh) and their `saved_at` to 0 (no
-    /// expiring policy takes them as valid). Tags are not in the table: their rows are left as they are.
+    /// expiring policy takes them as valid). Tags are not in the table: their rows are left as they are. The
+    /// statement's commit does not wait for the disk (`synchronous_commit` off, for it alone): a server crash
+    /// may lose the marks as it loses the notifications, and every instance then marks everything stale.
     static func statement(
         publishing payload: String, on channel: String, for change: SharedChange, table: String
     ) throws(CacheError) -> PostgresQuery {
@@ -53,14 +55,27 @@ struct FleetMessage: Codable, Sendable {
             case .tag, .exactTag: continue
             }
         }
-        if exact.isEmpty, patterns.isEmpty { return "SELECT pg_notify(\(channel), \(payload))" }
-        return """
-            WITH stale AS (
-                UPDATE "\(unescaped: table)" SET updated_at = '-infinity', saved_at = 0
-                WHERE key = ANY(\(exact)) OR key LIKE ANY(\(patterns))
-                RETURNING 1)
-            SELECT pg_notify(\(channel), \(payload)), (SELECT count(*) FROM stale)
-            """
+        // Each condition only when it names something: `key = ANY(...)` alone uses the primary key's index.
+        switch (exact.isEmpty, patterns.isEmpty) {
+        case (true, true):
+            return "SELECT pg_notify(\(channel), \(payload))"
+        case (false, true):
+            return """
+                WITH stale AS (
+                    UPDATE "\(unescaped: table)" SET updated_at = '-infinity', saved_at = 0
+                    WHERE key = ANY(\(exact)) RETURNING 1)
+                SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(channel), \(payload)),
+                    (SELECT count(*) FROM stale)
+                """
+        default:
+            return """
+                WITH stale AS (
+                    UPDATE "\(unescaped: table)" SET updated_at = '-infinity', saved_at = 0
+                    WHERE key = ANY(\(exact)) OR key LIKE ANY(\(patterns)) RETURNING 1)
+                SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(channel), \(payload)),
+                    (SELECT count(*) FROM stale)
+                """
+        }
     }
 
     /// The rows under `prefix`: the prefix's own row, and a `LIKE` pattern of those with more parts. The
