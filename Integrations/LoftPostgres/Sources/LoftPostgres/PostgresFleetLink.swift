@@ -28,6 +28,8 @@ import Synchronization
 /// - Delivery is at most once: a change sent while an instance's listening connection is down does not
 ///   reach it. When the link listens again it tells the client (`QueryClient.changesMissed(from:)`): every
 ///   entry becomes stale and the active ones refetch, and the client's events say `changesMissed`.
+/// - It runs from `start()` until `stop()` (which it needs: the listening task keeps the link alive), with
+///   one connection of its own for listening; changes go out on the cache's connection.
 /// - A lost listening connection is made again every `reconnectDelay` until it is back. A change that cannot
 ///   be sent (the server is down) is reported as `FleetLinkEvent.sendFailed`, not retried.
 public final class PostgresFleetLink: Sendable {
