@@ -22,6 +22,16 @@ final class Countdown: Sendable {
         waiter?.resume()
     }
 
+    /// Ends the wait whatever arrived.
+    func arriveAll() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.remaining = 0
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
     func wait() async {
         await withCheckedContinuation { continuation in
             let done = state.withLock { state -> Bool in
@@ -69,7 +79,8 @@ enum FanOut {
         let sender = instances[0].client
         let payload = String(repeating: "x", count: 160)  // about a change's size
         let channel = table + "_bare"
-        let listeners = try await (0..<3).asyncMap { _ in try await Self.connect(url) }
+        var listeners: [PostgresConnection] = []
+        for _ in 0..<3 { listeners.append(try await Self.connect(url)) }
         let tasks = listeners.map { listener in
             Task {
                 try await listener.listen(on: channel) { notifications in
@@ -155,25 +166,5 @@ enum FanOut {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
             / Double(trips)
-    }
-}
-
-extension Countdown {
-    /// Ends the wait whatever arrived.
-    func arriveAll() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.remaining = 0
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-}
-
-extension Range where Bound == Int {
-    func asyncMap<T>(_ transform: (Int) async throws -> T) async rethrows -> [T] {
-        var result: [T] = []
-        for index in self { result.append(try await transform(index)) }
-        return result
     }
 }

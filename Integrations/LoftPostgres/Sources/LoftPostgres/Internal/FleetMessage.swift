@@ -42,7 +42,8 @@ struct FleetMessage: Codable, Sendable {
     static func statement(
         publishing payload: String, on channel: String, for change: SharedChange, table: String
     ) throws(CacheError) -> PostgresQuery {
-        guard case .invalidate = change.operation else { return "SELECT pg_notify(\(channel), \(payload))" }
+        let notify: PostgresQuery = "SELECT pg_notify(\(channel), \(payload))"
+        guard case .invalidate = change.operation else { return notify }
         var exact: [String] = []
         var patterns: [String] = []
         for target in change.targets {
@@ -55,27 +56,16 @@ struct FleetMessage: Codable, Sendable {
             case .tag, .exactTag: continue
             }
         }
-        // Each condition only when it names something: `key = ANY(...)` alone uses the primary key's index.
-        switch (exact.isEmpty, patterns.isEmpty) {
-        case (true, true):
-            return "SELECT pg_notify(\(channel), \(payload))"
-        case (false, true):
-            return """
-                WITH stale AS (
-                    UPDATE "\(unescaped: table)" SET updated_at = '-infinity', saved_at = 0
-                    WHERE key = ANY(\(exact)) RETURNING 1)
-                SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(channel), \(payload)),
-                    (SELECT count(*) FROM stale)
-                """
-        default:
-            return """
-                WITH stale AS (
-                    UPDATE "\(unescaped: table)" SET updated_at = '-infinity', saved_at = 0
-                    WHERE key = ANY(\(exact)) OR key LIKE ANY(\(patterns)) RETURNING 1)
-                SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(channel), \(payload)),
-                    (SELECT count(*) FROM stale)
-                """
-        }
+        guard !exact.isEmpty || !patterns.isEmpty else { return notify }
+        // The statement is planned with its values: without patterns, the `LIKE` condition folds away and
+        // `key = ANY(...)` alone uses the primary key's index.
+        return """
+            WITH stale AS (
+                UPDATE "\(unescaped: table)" SET updated_at = '-infinity', saved_at = 0
+                WHERE key = ANY(\(exact)) OR (\(!patterns.isEmpty) AND key LIKE ANY(\(patterns))) RETURNING 1)
+            SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(channel), \(payload)),
+                (SELECT count(*) FROM stale)
+            """
     }
 
     /// The rows under `prefix`: the prefix's own row, and a `LIKE` pattern of those with more parts. The
