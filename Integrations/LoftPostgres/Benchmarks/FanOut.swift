@@ -77,7 +77,7 @@ enum FanOut {
             guard try instance.client.getQueryData(["user", 42], as: Int.self) == 42 else { fatalError("no value") }
         }
         let sender = instances[0].client
-        let payload = String(repeating: "x", count: 160)  // about a change's size
+        let payload = String(repeating: "x", count: 103)  // the size of the change sent: an exact invalidation
         let channel = table + "_bare"
         var listeners: [PostgresConnection] = []
         for _ in 0..<3 { listeners.append(try await Self.connect(url)) }

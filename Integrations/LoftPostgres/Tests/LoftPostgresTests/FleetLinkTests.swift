@@ -174,14 +174,19 @@ struct Instance {
         let fleet = try await Instance.fleet(1)
         let instance = fleet[0]
         _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
-        for payload in ["not json", #"{"origin":"x"}"#, #"{"change":{"operation":{"remove":{}}}}"#] {
+        let origin = UUID().uuidString
+        for payload in [
+            "not a change", "loft-change 1 not-a-uuid\nremove\nfilter all any any",
+            "loft-change 1 \(origin)\nexplode\nfilter all any any\nexact [\"user\",1]",
+            "loft-change 1 \(origin)\nremove\nfilter all any any\nexact [\"user\",1",
+        ] {
             try await TestServer.withConnection { connection in
                 _ = try await connection.query(
                     "SELECT pg_notify(\(instance.link.channel), \(payload))", logger: Logger(label: "test")
                 ).collect()
             }
         }
-        await instance.log.count(3) { if case .ignored = $0 { true } else { false } }
+        await instance.log.count(4) { if case .ignored = $0 { true } else { false } }
         #expect(try instance.client.getQueryData(["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada"))
         #expect(instance.log.count(where: \.isApplied) == 0)
         await instance.link.stop()
@@ -202,17 +207,5 @@ struct Instance {
         #expect(change == SharedChange(.invalidate(.active), [.prefix(["user"])]))
         await log.first { $0.isLost }
         await link.stop()
-    }
-
-    @Test func payloadsAndPatterns() throws {
-        let message = FleetMessage(origin: UUID(), change: SharedChange(.remove, [.exact(["user", 1])]))
-        #expect(FleetMessage.read(try message.payload())?.change == message.change)
-        let huge = FleetMessage(
-            origin: UUID(),
-            change: SharedChange(.remove, [.exact(QueryKey(parts: [.string(String(repeating: "k", count: 9_000))]))]))
-        #expect(throws: CacheError.self) { try huge.payload() }
-        #expect(try FleetMessage.rows(under: ["user", 4]) == (#"["user",4]"#, #"["user",4,%"#))
-        #expect(try FleetMessage.rows(under: []) == (nil, "%"))
-        #expect(try FleetMessage.rows(under: ["a_b%c\\d", ["page": 1]]) == (nil, #"["a\_b\%c\\\\d",%"#))
     }
 }
