@@ -3,6 +3,10 @@ import PackageDescription
 
 // LoftPostgres: a Loft cache shared by every instance of a service, on PostgreSQL. Its own package (Loft by
 // path, postgres-nio from its registry), so that the root package keeps no dependency.
+/// NIO's lock (`NIOLockedValueBox`), the one lock type of the add-on: the thread sanitizer sees its waits,
+/// where it reports false races on `Synchronization.Mutex` on Linux.
+let concurrencyHelpers: Target.Dependency = .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+
 let package = Package(
     name: "LoftPostgres",
     platforms: [.macOS(.v15)],
@@ -14,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(name: "Loft", path: "../.."),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // For NIOLockedValueBox, the add-on's one lock type (postgres-nio depends on it already).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         .target(
@@ -21,14 +27,16 @@ let package = Package(
             dependencies: [
                 .product(name: "Loft", package: "Loft"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                concurrencyHelpers,
             ]),
         .executableTarget(
             name: "LoftPostgresBenchmarks",
-            dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], path: "Benchmarks"),
-        .executableTarget(name: "LoftPostgresDemo", dependencies: ["LoftPostgres"], path: "Demo"),
+            dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), concurrencyHelpers],
+            path: "Benchmarks"),
+        .executableTarget(name: "LoftPostgresDemo", dependencies: ["LoftPostgres", concurrencyHelpers], path: "Demo"),
         .testTarget(
             name: "LoftPostgresTests",
-            dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), concurrencyHelpers]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,19 +1,19 @@
 import Foundation
 import Loft
 import LoftPostgres
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 
 /// Counts arrivals down to zero and resumes the one waiting for them.
 final class Countdown: Sendable {
-    private let state: Mutex<(remaining: Int, waiter: CheckedContinuation<Void, Never>?)>
+    private let state: NIOLockedValueBox<(remaining: Int, waiter: CheckedContinuation<Void, Never>?)>
 
     init(_ count: Int) {
-        state = Mutex((count, nil))
+        state = NIOLockedValueBox((count, nil))
     }
 
     func arrive() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             state.remaining -= 1
             guard state.remaining == 0 else { return nil }
             defer { state.waiter = nil }
@@ -24,7 +24,7 @@ final class Countdown: Sendable {
 
     /// Ends the wait whatever arrived.
     func arriveAll() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             state.remaining = 0
             defer { state.waiter = nil }
             return state.waiter
@@ -34,7 +34,7 @@ final class Countdown: Sendable {
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Bool in
+            let done = state.withLockedValue { state -> Bool in
                 if state.remaining <= 0 { return true }
                 state.waiter = continuation
                 return false
@@ -46,13 +46,13 @@ final class Countdown: Sendable {
 
 /// The current countdown of a round trip, which every receiver ticks.
 final class CurrentCountdown: Sendable {
-    private let current = Mutex<Countdown?>(nil)
+    private let current = NIOLockedValueBox<Countdown?>(nil)
     func start(_ count: Int) -> Countdown {
         let countdown = Countdown(count)
-        current.withLock { $0 = countdown }
+        current.withLockedValue { $0 = countdown }
         return countdown
     }
-    func arrive() { current.withLock { $0 }?.arrive() }
+    func arrive() { current.withLockedValue { $0 }?.arrive() }
 }
 
 /// Invalidation fan-out to 3 instances, beside a bare NOTIFY to 3 listeners.

@@ -1,6 +1,6 @@
 import Loft
 import LoftPostgres
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Upstream calls of 3 instances × 1,000 concurrent requests over 100 keys.
 enum UpstreamCount {
@@ -34,7 +34,7 @@ enum UpstreamCount {
 
 /// How many times the upstream was called.
 final class CallCount: Sendable {
-    private let calls = Mutex(0)
-    func add() { calls.withLock { $0 += 1 } }
-    var count: Int { calls.withLock { $0 } }
+    private let calls = NIOLockedValueBox(0)
+    func add() { calls.withLockedValue { $0 += 1 } }
+    var count: Int { calls.withLockedValue { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The instances of the demo service, each a process of this executable (`instance URL TABLE`), driven
 /// through their standard input and output.
@@ -8,8 +8,8 @@ final class Fleet: Sendable {
     final class Member: Sendable {
         let process: Process
         private let input: FileHandle
-        private let lines = Mutex<[String]>([])
-        private let arrived = Mutex<[CheckedContinuation<Void, Never>]>([])
+        private let lines = NIOLockedValueBox<[String]>([])
+        private let arrived = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
 
         init(executable: URL, url: String, table: String) throws {
             process = Process()
@@ -40,18 +40,18 @@ final class Fleet: Sendable {
         }
 
         /// Every line printed so far.
-        var printed: [String] { lines.withLock { $0 } }
+        var printed: [String] { lines.withLockedValue { $0 } }
 
         /// Waits for the first line, printed or to come, that starts with `prefix`; nil if the process ended
         /// without printing one.
         func line(startingWith prefix: String, after skipped: Int = 0) async -> String? {
             while true {
-                let (found, ended) = lines.withLock { lines in
+                let (found, ended) = lines.withLockedValue { lines in
                     (lines.dropFirst(skipped).first { $0.hasPrefix(prefix) }, lines.last == Self.end)
                 }
                 if let found { return found }
                 if ended { return nil }
-                await withCheckedContinuation { continuation in arrived.withLock { $0.append(continuation) } }
+                await withCheckedContinuation { continuation in arrived.withLockedValue { $0.append(continuation) } }
             }
         }
 
@@ -65,8 +65,8 @@ final class Fleet: Sendable {
         private static let end = "\u{0}end"
 
         private func append(_ new: [String], ended: Bool) {
-            lines.withLock { $0 += new + (ended ? [Self.end] : []) }
-            for waiter in arrived.withLock({ waiters in
+            lines.withLockedValue { $0 += new + (ended ? [Self.end] : []) }
+            for waiter in arrived.withLockedValue({ waiters in
                 defer { waiters = [] }; return waiters
             }) { waiter.resume() }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Loft
 import LoftPostgres
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One instance of the demo service, run as a process of its own by `Fleet`: a client on the shared table,
 /// its link to the other instances, and a fleet-wide single flight in front of a simulated upstream. It
@@ -15,9 +15,9 @@ final class Instance: Sendable {
     let client: QueryClient
     let link: PostgresFleetLink
     let flight: PostgresSingleFlight
-    private let upstreamCalls = Mutex(0)
-    private let tableAnswers = Mutex(0)
-    private let output = Mutex(())
+    private let upstreamCalls = NIOLockedValueBox(0)
+    private let tableAnswers = NIOLockedValueBox(0)
+    private let output = NIOLockedValueBox(())
 
     init(url: String, table: String) throws {
         let cache = try PostgresQueryCache(url: url, table: table)
@@ -62,13 +62,13 @@ final class Instance: Sendable {
             let called = Flag()
             let profile = try await flight.value(for: query, as: Profile.self) { [self] in
                 called.set()
-                upstreamCalls.withLock { $0 += 1 }
+                upstreamCalls.withLockedValue { $0 += 1 }
                 say("upstream \(key)")
                 if hanging { try await Task.sleep(for: .seconds(3600)) }
                 try await Task.sleep(for: .milliseconds(20))  // the upstream's latency
                 return Profile(id: key, name: "user \(key) from process \(getpid())")
             }
-            if !called.isSet { tableAnswers.withLock { $0 += 1 } }
+            if !called.isSet { tableAnswers.withLockedValue { $0 += 1 } }
             return profile
         }
     }
@@ -81,7 +81,7 @@ final class Instance: Sendable {
             }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        let (upstream, table) = (upstreamCalls.withLock { $0 }, tableAnswers.withLock { $0 })
+        let (upstream, table) = (upstreamCalls.withLockedValue { $0 }, tableAnswers.withLockedValue { $0 })
         let milliseconds = (Clock.nanoseconds() - start) / 1_000_000
         say("done upstream=\(upstream) table=\(table) failures=\(failures) ms=\(milliseconds)")
     }
@@ -93,7 +93,7 @@ final class Instance: Sendable {
     }
 
     private func say(_ line: String) {
-        output.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) }
+        output.withLockedValue { _ in try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) }
     }
 
     private static func nextLine() async -> String? {
@@ -119,7 +119,7 @@ enum Clock {
 
 /// Whether something happened, set from another task.
 final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+    private let value = NIOLockedValueBox(false)
+    func set() { value.withLockedValue { $0 = true } }
+    var isSet: Bool { value.withLockedValue { $0 } }
 }

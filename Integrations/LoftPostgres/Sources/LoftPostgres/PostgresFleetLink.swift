@@ -1,7 +1,7 @@
 import Foundation
 import Loft
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 
 /// Carries one instance's cache changes to every other instance of a service, over PostgreSQL's
 /// `LISTEN`/`NOTIFY`: an `invalidateQueries`, `removeQueries` or `setQueryData` on one instance reaches the
@@ -50,7 +50,7 @@ public final class PostgresFleetLink: Sendable {
     public let reconnectDelay: Duration
     /// This instance, in the notifications it sends.
     let origin = UUID()
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let subject = PassthroughSubject<FleetLinkEvent, Never>()
 
     /// A link between `client` and the other instances that share `cache`'s table; it does nothing until
@@ -63,7 +63,7 @@ public final class PostgresFleetLink: Sendable {
     }
 
     deinit {
-        state.withLock { $0.task }?.cancel()
+        state.withLockedValue { $0.task }?.cancel()
     }
 
     /// What the link does: changes sent and applied, the listening connection lost and back.
@@ -73,19 +73,19 @@ public final class PostgresFleetLink: Sendable {
 
     /// Starts sending the client's changes and listening for the others'. Calling it again does nothing.
     public func start() {
-        let started = state.withLock { state -> Bool in
+        let started = state.withLockedValue { state -> Bool in
             guard state.task == nil else { return false }
             state.subscription = client.sharedChanges.sink { [weak self] change in self?.send(change) }
             return true
         }
         guard started else { return }
         let task = Task { [weak self] in _ = await self?.listen() }
-        state.withLock { $0.task = task }
+        state.withLockedValue { $0.task = task }
     }
 
     /// Stops both: changes made from now on stay in this instance, and others' are no longer applied.
     public func stop() async {
-        let (task, subscription) = state.withLock { state in
+        let (task, subscription) = state.withLockedValue { state in
             defer { (state.task, state.subscription) = (nil, nil) }
             return (state.task, state.subscription)
         }
@@ -97,7 +97,7 @@ public final class PostgresFleetLink: Sendable {
     /// Returns once the link listens (at once if it does).
     public func waitUntilListening() async {
         await withCheckedContinuation { continuation in
-            let isListening = state.withLock { state in
+            let isListening = state.withLockedValue { state in
                 if !state.isListening { state.listeningWaiters.append(continuation) }
                 return state.isListening
             }
@@ -187,7 +187,7 @@ public final class PostgresFleetLink: Sendable {
     }
 
     private func setListening(_ isListening: Bool) {
-        let waiters = state.withLock { state in
+        let waiters = state.withLockedValue { state in
             state.isListening = isListening
             guard isListening else { return [CheckedContinuation<Void, Never>]() }
             defer { state.listeningWaiters = [] }

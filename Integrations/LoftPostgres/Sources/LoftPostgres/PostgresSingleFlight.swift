@@ -1,7 +1,7 @@
 import Foundation
 import Loft
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 
 /// One upstream call per key for a whole fleet: the instances that share a `PostgresQueryCache`'s table and
 /// miss the same key at once elect one of them (a PostgreSQL advisory lock per key) to call the upstream; the
@@ -39,7 +39,7 @@ public final class PostgresSingleFlight: Sendable {
     /// How long a caller waits for another instance's upstream call. Default 30 seconds.
     public let maximumWait: Duration
     private let locks: PostgresLink
-    private let flights = Mutex<[QueryKey: Task<any Sendable, any Error>]>([:])
+    private let flights = NIOLockedValueBox<[QueryKey: Task<any Sendable, any Error>]>([:])
 
     /// Single flight over `cache`'s table.
     public init(
@@ -61,13 +61,13 @@ public final class PostgresSingleFlight: Sendable {
         for key: QueryKey, as type: Value.Type = Value.self,
         upstream: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let flight = flights.withLock { flights in
+        let flight = flights.withLockedValue { flights in
             if let running = flights[key] { return running }
             let task = Task<any Sendable, any Error> { try await self.fly(key, type, upstream) }
             flights[key] = task
             return task
         }
-        defer { flights.withLock { if $0[key] == flight { $0[key] = nil } } }
+        defer { flights.withLockedValue { if $0[key] == flight { $0[key] = nil } } }
         let value = try await flight.value
         guard let typed = value as? Value else {
             throw CacheError.undecodableValue(

@@ -1,6 +1,6 @@
 import Loft
 import LoftPostgres
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Every value a publisher sent, and a way to wait for one: tests against a real server wait for what they
 /// expect to happen (the suite's time limit ends a wait that would never end).
@@ -10,20 +10,20 @@ final class EventLog<Event: Sendable>: Sendable {
         var waiters: [(isMet: @Sendable ([Event]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
-    private let subscription = Mutex<Subscription?>(nil)
+    private let state = NIOLockedValueBox(State())
+    private let subscription = NIOLockedValueBox<Subscription?>(nil)
 
     init(_ publisher: AnyPublisher<Event, Never>) {
         let token = publisher.sink { [weak self] event in self?.record(event) }
-        subscription.withLock { $0 = token }
+        subscription.withLockedValue { $0 = token }
     }
 
-    var events: [Event] { state.withLock { $0.events } }
+    var events: [Event] { state.withLockedValue { $0.events } }
 
     /// Returns once `isMet` holds for the events recorded (at once if it does).
     func until(_ isMet: @escaping @Sendable ([Event]) -> Bool) async {
         await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
+            let now = state.withLockedValue { state -> Bool in
                 if isMet(state.events) { return true }
                 state.waiters.append((isMet, continuation))
                 return false
@@ -46,11 +46,11 @@ final class EventLog<Event: Sendable>: Sendable {
 
     /// How many recorded events `matches` holds for.
     func count(where matches: (Event) -> Bool) -> Int {
-        state.withLock { $0.events.filter(matches).count }
+        state.withLockedValue { $0.events.filter(matches).count }
     }
 
     private func record(_ event: Event) {
-        let ready = state.withLock { state in
+        let ready = state.withLockedValue { state in
             state.events.append(event)
             let events = state.events
             let ready = state.waiters.filter { $0.isMet(events) }

@@ -1,6 +1,6 @@
 import Loft
 import LoftPostgres
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// Two clients (two instances of a service) with memory in front of one PostgreSQL table.
@@ -32,16 +32,16 @@ import Testing
 
 /// How many times an upstream was called.
 final class UpstreamCalls: Sendable {
-    private let calls = Mutex(0)
+    private let calls = NIOLockedValueBox(0)
 
     /// Counts a call; returns the count so far.
     @discardableResult
     func record() -> Int {
-        calls.withLock { calls in
+        calls.withLockedValue { calls in
             calls += 1
             return calls
         }
     }
 
-    var count: Int { calls.withLock { $0 } }
+    var count: Int { calls.withLockedValue { $0 } }
 }

@@ -1,6 +1,6 @@
 import Loft
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 import Testing
 
 @testable import LoftPostgres
@@ -114,16 +114,16 @@ import Testing
 
 /// How many times each key was fetched.
 final class KeyedCounts: Sendable {
-    private let storage = Mutex([Int: Int]())
+    private let storage = NIOLockedValueBox([Int: Int]())
 
-    func record(_ key: Int) { storage.withLock { $0[key, default: 0] += 1 } }
-    var counts: [Int: Int] { storage.withLock { $0 } }
+    func record(_ key: Int) { storage.withLockedValue { $0[key, default: 0] += 1 } }
+    var counts: [Int: Int] { storage.withLockedValue { $0 } }
 }
 
 /// Holds its waiters until its stream yields (or ends).
 final class Gate: Sendable {
-    private let isOpen = Mutex(false)
-    private let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let isOpen = NIOLockedValueBox(false)
+    private let waiters = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
 
     init(opened stream: AsyncStream<Void>) {
         Task { [self] in
@@ -134,9 +134,9 @@ final class Gate: Sendable {
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            let resumeNow = isOpen.withLock { isOpen -> Bool in
+            let resumeNow = isOpen.withLockedValue { isOpen -> Bool in
                 if isOpen { return true }
-                waiters.withLock { $0.append(continuation) }
+                waiters.withLockedValue { $0.append(continuation) }
                 return false
             }
             if resumeNow { continuation.resume() }
@@ -144,9 +144,9 @@ final class Gate: Sendable {
     }
 
     private func open() {
-        let waiting = isOpen.withLock { isOpen -> [CheckedContinuation<Void, Never>] in
+        let waiting = isOpen.withLockedValue { isOpen -> [CheckedContinuation<Void, Never>] in
             isOpen = true
-            return waiters.withLock { waiters in
+            return waiters.withLockedValue { waiters in
                 defer { waiters = [] }
                 return waiters
             }

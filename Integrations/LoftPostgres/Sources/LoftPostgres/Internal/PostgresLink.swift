@@ -1,7 +1,7 @@
 import Dispatch
 import Loft
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 
 /// The connection of a `PostgresQueryCache`: made when a call first needs it and again after it was lost, with
 /// the schema checked on each new one; a call waits for it at most the configured timeout.
@@ -22,7 +22,7 @@ final class PostgresLink: Sendable {
     let configuration: PostgresCacheConfiguration
     private let loop: any EventLoop
     private let group: MultiThreadedEventLoopGroup
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     let logger: Logger
 
     init(_ configuration: PostgresCacheConfiguration) {
@@ -35,7 +35,7 @@ final class PostgresLink: Sendable {
     }
 
     deinit {
-        let (connecting, group) = (state.withLock { $0.connecting }, group)
+        let (connecting, group) = (state.withLockedValue { $0.connecting }, group)
         guard let connecting else {
             group.shutdownGracefully { _ in }
             return
@@ -127,7 +127,7 @@ final class PostgresLink: Sendable {
 
     /// The connection of the current generation, made now if there is none.
     private func current() -> (Int, EventLoopFuture<PostgresConnection>) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let connecting = state.connecting { return (state.generation, connecting) }
             state.generation += 1
             let generation = state.generation
@@ -169,7 +169,7 @@ final class PostgresLink: Sendable {
 
     /// Forgets the connection of `generation` (a newer one stays), closing it if asked.
     private func drop(_ generation: Int, closing: Bool) {
-        let dropped = state.withLock { state -> EventLoopFuture<PostgresConnection>? in
+        let dropped = state.withLockedValue { state -> EventLoopFuture<PostgresConnection>? in
             guard state.generation == generation, let connecting = state.connecting else { return nil }
             state.connecting = nil
             return connecting
@@ -200,14 +200,14 @@ final class PostgresLink: Sendable {
 /// Waits at most `timeout` for `future`; nil when it did not complete in time.
 private func wait<T: Sendable>(for future: EventLoopFuture<T>, timeout: Duration) -> Result<T, any Error>? {
     let done = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let outcome = NIOLockedValueBox<Result<T, any Error>?>(nil)
     future.whenComplete { result in
-        outcome.withLock { $0 = result }
+        outcome.withLockedValue { $0 = result }
         done.signal()
     }
     let nanoseconds = Int(clamping: PostgresLink.nanoseconds(timeout))
     guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
-    return outcome.withLock { $0 }
+    return outcome.withLockedValue { $0 }
 }
 
 /// A failure to connect or to prepare the schema: the store is unavailable, whatever the server said.
