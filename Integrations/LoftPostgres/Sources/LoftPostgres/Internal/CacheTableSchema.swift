@@ -12,11 +12,15 @@ import PostgresNIO
 ///     bytes      integer NOT NULL,  -- the size of the value's JSON
 ///     updated_at timestamptz NOT NULL DEFAULT now()  -- the server's clock
 /// );
+/// CREATE INDEX loft_cache_key_pattern ON loft_cache (key text_pattern_ops);  -- rows under a prefix
 /// CREATE TABLE loft_schema (name text PRIMARY KEY, version integer NOT NULL);  -- ('loft_cache', 1)
 /// ```
 ///
 /// **Behavior**
 /// - Instances that start together do not race: the creation runs in a transaction under an advisory lock.
+/// - The index serves the `LIKE` of a prefix invalidation (the primary key's index serves it only when the
+///   database's collation is `C`); a table of version 1 made before it gets it when an instance prepares it
+///   (it is the same version: an older library reads and writes the table as before).
 /// - A table whose recorded version is newer than this library's is not touched: `prepare` fails with a
 ///   `Mismatch`, and the cache reports the store as unavailable.
 struct CacheTableSchema: Sendable {
@@ -50,6 +54,14 @@ struct CacheTableSchema: Sendable {
                 expires_at bigint, bytes integer NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())
             """,
             "INSERT INTO loft_schema (name, version) VALUES (\(table), \(Self.version)) ON CONFLICT (name) DO NOTHING",
+            // Only in a table of this version (a newer one is not touched). The name is a plain identifier.
+            """
+            DO $$ BEGIN
+                IF (SELECT version FROM loft_schema WHERE name = '\(unescaped: table)') = \(unescaped: String(Self.version)) THEN
+                    CREATE INDEX IF NOT EXISTS "\(unescaped: table)_key_pattern" ON "\(unescaped: table)" (key text_pattern_ops);
+                END IF;
+            END $$
+            """,
             "COMMIT",
         ]
         var chain = connection.eventLoop.makeSucceededVoidFuture()
