@@ -76,17 +76,7 @@ import Testing
         let pieces = Array(#"[]{}",:\/u0123456789.eE+-tfnalsrueduoblicy \#n"#).map(String.init) + ["\\ud83d", "🚀"]
         var fast = 0
         for _ in 0..<30_000 {
-            var text = Array(random.pick(seeds))
-            for _ in 0...random.below(3) {
-                let at = random.below(text.count + 1)
-                switch random.below(4) {
-                case 0: text.insert(contentsOf: random.pick(pieces), at: at)
-                case 1 where at < text.count: text.remove(at: at)
-                case 2 where at < text.count: text[at] = random.pick(pieces).first ?? " "
-                default: text = Array(text.prefix(at))
-                }
-            }
-            let mutated = String(text)
+            let mutated = random.mutation(of: random.pick(seeds), with: pieces)
             let decoded = try? JSONDecoder().decode(QueryKey.self, from: Data(mutated.utf8))
             if let parts = KeyReader.parts(of: mutated) {
                 fast += 1
