@@ -66,17 +66,18 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.fetcher = fetcher
         steps = options.steps
         view = DerivedView(showing: QuerySnapshot(key: mutationSnapshotKey, showing: .idle), client: client)
-        // Made once: most changes are to these two.
-        let idle = QuerySnapshot<Response>(key: mutationSnapshotKey, showing: .idle)
-        let loading = QuerySnapshot<Response>(key: mutationSnapshotKey, showing: .loading)
-        view.derive { [calls] in
+        // Made once: most changes are to these two, and showing the same box again is no change.
+        let idle = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .idle)
+        let loading = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .loading)
+        view.deriveBoxes { [calls] in
             switch calls.withLock({ $0.state }) {
-            case .idle: idle
-            case .loading: loading
-            case .failed(let error): QuerySnapshot(key: mutationSnapshotKey, showing: .failed(error))
-            // Always a `Response`: only a call's response becomes the state.
+            case .idle: return idle
+            case .loading: return loading
+            case .failed(let error): return SnapshotBox(key: mutationSnapshotKey, showing: .failed(error))
             case .succeed(let response):
-                (response as? Response).map { QuerySnapshot(key: mutationSnapshotKey, showing: .succeed($0)) } ?? idle
+                // Always a `Response`: only a call's response becomes the state.
+                guard let response = response as? Response else { return idle }
+                return SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response))
             }
         }
     }

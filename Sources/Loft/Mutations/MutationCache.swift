@@ -119,17 +119,17 @@ package final class MutationCache: Sendable {
         let submittedAt = record?.submittedAt ?? context.scheduler.now
         let info = state.withLock { state -> MutationInfo in
             state.nextID += 1
-            let idempotencyKey = record?.idempotencyKey ?? state.idempotencyKeys.next()
+            let key = record.map { IdempotencyKey(.restored($0.idempotencyKey)) } ?? state.idempotencyKeys.next()
             let info = MutationInfo(
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                 isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
-                idempotencyKey: idempotencyKey)
+                key: key)
             state.records[info.id] = Record(info: info, gcTime: gcTime)
             if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
             return info
         }
-        if record == nil { journal.reserve(info.idempotencyKey, mutationKey: mutationKey) }
-        context.events.send(.mutation(.added(info)))
+        if record == nil, mutationKey != nil { journal.reserve(info.idempotencyKey) }
+        publish(.added(info))
         return info
     }
 
@@ -153,7 +153,7 @@ package final class MutationCache: Sendable {
             state.records[id] = record
             return record.info
         }
-        if let info { context.events.send(.mutation(.updated(info))) }
+        if let info { publish(.updated(info)) }
     }
 
     /// Returns when the call may run: at once without a scope or as the first of its scope's line, else once
@@ -201,8 +201,9 @@ package final class MutationCache: Sendable {
             return (record, Self.removeFromLine(id, record.info.scope, &state))
         }
         guard let record else { return }
-        journal.clear(record.info.idempotencyKey)
-        context.events.send(.mutation(.updated(record.info)))
+        // Only calls with a mutation key are ever listed.
+        if record.info.mutationKey != nil { journal.clear(record.info.idempotencyKey) }
+        publish(.updated(record.info))
         next?()
         setCollector()
     }
@@ -235,12 +236,19 @@ package final class MutationCache: Sendable {
             return settled.sorted { $0.info.id < $1.info.id }
         }
         for record in removed {
-            context.events.send(.mutation(.removed(record.info)))
+            publish(.removed(record.info))
         }
         setCollector()
     }
 
     // MARK: - Internals
+
+    /// Sends a change on the client's events; made only when someone listens (a listener that subscribes while
+    /// the change is made is one that subscribed after it).
+    private func publish(_ change: @autoclosure () -> MutationEvent) {
+        guard context.events.subscriberCount > 0 else { return }
+        context.events.send(.mutation(change()))
+    }
 
     /// Removes the settled calls that are due, then sets the collector for the next.
     private func collectDue() {
@@ -257,7 +265,7 @@ package final class MutationCache: Sendable {
             }
             return removed
         }
-        for info in removed { context.events.send(.mutation(.removed(info))) }
+        for info in removed { publish(.removed(info)) }
         setCollector()
     }
 
@@ -312,6 +320,6 @@ extension MutationInfo {
             id: id, mutationKey: mutationKey, scope: scope, request: request, status: status ?? self.status,
             isPaused: isPaused, failureCount: failureCount, submittedAt: submittedAt,
             response: response ?? self.response, error: error ?? self.error, meta: meta,
-            idempotencyKey: idempotencyKey)
+            key: key)
     }
 }

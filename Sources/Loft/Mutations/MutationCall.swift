@@ -9,7 +9,10 @@
 public struct MutationCall: Sendable, Hashable {
     /// The call's id in the client's mutation cache (`MutationInfo.id`); a restored call gets a new one.
     public let id: UInt64
+    /// The idempotency key, written out when read.
+    let key: IdempotencyKey
+
     /// Unique to the call and kept across restarts: send it to the server (an `Idempotency-Key` header) so that
     /// it can drop a request it already accepted.
-    public let idempotencyKey: String
+    public var idempotencyKey: String { key.string }
 }

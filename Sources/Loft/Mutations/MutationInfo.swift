@@ -23,9 +23,12 @@ public struct MutationInfo: Sendable, Identifiable, CustomStringConvertible {
     public let error: (any Error)?
     /// The options' `meta`.
     public let meta: [String: String]
+    /// The call's idempotency key, written out when read.
+    let key: IdempotencyKey
+
     /// Unique to the call and kept across restarts: the fetcher receives it (`MutationCall`) on every attempt,
     /// so that a server can recognise a request it already accepted.
-    public let idempotencyKey: String
+    public var idempotencyKey: String { key.string }
 
     /// The request as `T`, or nil when it is of another type.
     public func request<T>(as type: T.Type = T.self) -> T? {

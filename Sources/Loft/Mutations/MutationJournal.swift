@@ -40,10 +40,10 @@ package final class MutationJournal: Sendable {
         return state.withLock { state in load(&state, from: cache) }
     }
 
-    /// Notes a call's place in the submission order when it is submitted, so that it is listed in that place
-    /// whenever its task writes it. Nothing is noted without a persistent cache or a mutation key.
-    package func reserve(_ idempotencyKey: String, mutationKey: QueryKey?) {
-        guard mutationKey != nil, provider() != nil else { return }
+    /// Notes the place in the submission order of a call with a mutation key when it is submitted, so that it
+    /// is listed in that place whenever its task writes it. Nothing is noted without a persistent cache.
+    package func reserve(_ idempotencyKey: String) {
+        guard provider() != nil else { return }
         state.withLock { state in
             state.nextPosition += 1
             state.positions[idempotencyKey] = state.nextPosition
@@ -66,7 +66,7 @@ package final class MutationJournal: Sendable {
     /// Nothing is written without a persistent cache, a mutation key, or a request that encodes.
     @discardableResult
     package func write(_ info: MutationInfo) -> Bool {
-        guard let cache = provider(), let mutationKey = info.mutationKey else { return false }
+        guard let mutationKey = info.mutationKey, let cache = provider() else { return false }
         guard let request = encode(info.request, mutationKey: mutationKey) else { return false }
         let record = MutationRecord(
             idempotencyKey: info.idempotencyKey, mutationKey: mutationKey, scope: info.scope,

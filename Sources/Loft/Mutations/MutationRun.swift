@@ -35,7 +35,7 @@ struct MutationRun: Sendable {
             // Saved before it is first sent, so that a restart sends it again: at least once.
             cache.journal.write(submitted)
             try await cache.waitForTurn(id)
-            outcome = await attempt(MutationCall(id: id, idempotencyKey: submitted.idempotencyKey))
+            outcome = await attempt(MutationCall(id: id, key: submitted.key))
         } catch is CancellationError {
             outcome = .failure(MutationError.cancelled(id: id))
         } catch {
@@ -83,13 +83,18 @@ struct MutationRun: Sendable {
     /// The request through the client's retryer, reporting pauses and failed attempts to the mutation cache.
     private func attempt(_ call: MutationCall) async -> Result<any Sendable, any Error> {
         let (cache, id, send) = (client.mutationCache, id, send)
-        var hooks = Retryer.Hooks()
-        hooks.onRetry = { failureCount, _ in cache.update(id, failureCount: failureCount) }
-        hooks.onPause = { cache.update(id, isPaused: true) }
-        hooks.onContinue = { cache.update(id, isPaused: false) }
         let retryer = Retryer(
             policy: steps.retry, networkMode: steps.networkMode, pausesWhenUnfocused: false, context: client.context)
-        switch await retryer.run(hooks, { try await send(call) }) {
+        let outcome = await retryer.run(
+            reporting: { progress in
+                switch progress {
+                case .retrying(let failureCount, _): cache.update(id, failureCount: failureCount)
+                case .paused: cache.update(id, isPaused: true)
+                case .continued: cache.update(id, isPaused: false)
+                }
+            },
+            { try await send(call) })
+        switch outcome {
         case .success(let response):
             return .success(response)
         case .failure(let error, let failureCount):

@@ -10,13 +10,17 @@
 /// - Remakes run one at a time, never under a lock: a change during a remake (from another thread, or from a
 ///   subscriber's callback) makes one more, so the last remake always follows the last change.
 /// - Until `derive(_:)` is called, it shows the snapshot it was made with.
+/// - An owner that derives boxes (`deriveBoxes(_:)`) may hand the same box again (a state it made once, such
+///   as a mutation's pending one): a box identical to the last shown one is no change.
 final class DerivedView<Value: Sendable>: Sendable {
     /// What the view publishes, and its observers' relays listen to.
     let channel: ViewChannel<Value>
     /// What the owner's `state`, `snapshot` and publishers read; it follows this view for good (the owner
     /// closes it when it goes).
     let observer: ViewObserver<Value>
-    private let source = Locked<(@Sendable () -> QuerySnapshot<Value>)?>(nil)
+    /// How boxes are made, in a class: a closure kept in generic storage is wrapped in a reabstraction thunk
+    /// each time it is stored and read, and the wrappers pile up.
+    private let source = Locked<BoxMaker<Value>?>(nil)
     private let memo: Locked<DerivedMemo>
     private let updates = CoalescedRun()
 
@@ -31,7 +35,14 @@ final class DerivedView<Value: Sendable>: Sendable {
 
     /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now.
     func derive(_ make: @escaping @Sendable () -> QuerySnapshot<Value>) {
-        source.withLock { $0 = make }
+        deriveBoxes { SnapshotBox(make()) }
+    }
+
+    /// Sets how the snapshot's box is made (once), and makes it now: for an owner that keeps the boxes of the
+    /// states it shows often, so that showing one again makes nothing.
+    func deriveBoxes(_ make: @escaping @Sendable () -> SnapshotBox<Value>) {
+        let maker = BoxMaker(make)
+        source.withLock { $0 = maker }
         changed()
     }
 
@@ -41,11 +52,12 @@ final class DerivedView<Value: Sendable>: Sendable {
     }
 
     private func update() {
-        guard let make = source.withLock({ $0 }) else { return }
-        let next = make()
+        guard let maker = source.withLock({ $0 }) else { return }
+        let box = maker.make()
         let memo = memo.withLock { $0 }
+        guard box !== memo.last else { return }
         let last = unsafeDowncast(memo.last, to: SnapshotBox<Value>.self)
-        let box = SnapshotBox(next)
+        let next = box.snapshot
         var sends = ViewChannel<Value>.Sends(box: box, stateChanged: !last.state.isSame(as: box.state))
         var kept = memo
         if let value = next.data {
@@ -66,6 +78,15 @@ final class DerivedView<Value: Sendable>: Sendable {
         kept.last = box
         self.memo.withLock { $0 = kept }
         channel.publish(sends)
+    }
+}
+
+/// How a `DerivedView`'s owner makes its boxes.
+private final class BoxMaker<Value: Sendable>: Sendable {
+    let make: @Sendable () -> SnapshotBox<Value>
+
+    init(_ make: @escaping @Sendable () -> SnapshotBox<Value>) {
+        self.make = make
     }
 }
 

@@ -10,6 +10,12 @@ final class SnapshotBox<Value: Sendable>: Sendable {
         self.snapshot = snapshot
         state = snapshot.state
     }
+
+    /// A box showing `state` alone, with no other field to tell (a mutation's): its snapshot is made from it.
+    init(key: QueryKey, showing state: QueryState<Value>) {
+        snapshot = QuerySnapshot(key: key, showing: state)
+        self.state = state
+    }
 }
 
 /// A value a view sends to its value subscribers (nil, the data went, is no value).

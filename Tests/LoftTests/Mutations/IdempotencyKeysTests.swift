@@ -9,7 +9,7 @@ import Testing
     func form() {
         var keys = IdempotencyKeys()
         for _ in 0..<1_000 {
-            let key = keys.next()
+            let key = keys.next().string
             let uuid = UUID(uuidString: key)
             #expect(uuid?.uuidString == key, "\(key) reads back as the same UUID")
             let characters = Array(key)
@@ -24,9 +24,20 @@ import Testing
         var first = IdempotencyKeys()
         var second = IdempotencyKeys()
         var seen = Set<String>()
-        for _ in 0..<100_000 { seen.insert(first.next()) }
+        for _ in 0..<100_000 { seen.insert(first.next().string) }
         #expect(seen.count == 100_000)
-        let other = (0..<1_000).map { _ in second.next() }
+        let other = (0..<1_000).map { _ in second.next().string }
         #expect(seen.isDisjoint(with: other))
+    }
+
+    @Test("a key equals another exactly when their text is equal, made here or restored from its text")
+    func equality() {
+        var keys = IdempotencyKeys()
+        let (made, other) = (keys.next(), keys.next())
+        let restored = IdempotencyKey(.restored(made.string))
+        #expect(made == restored && restored == made)
+        #expect(Set([made, restored]).count == 1, "equal keys hash alike")
+        #expect(made != other && restored != other)
+        #expect(restored.string == made.string)
     }
 }

@@ -338,12 +338,16 @@ package final class QueryCacheEntry: Sendable {
     }
 
     private func run(_ id: UInt64, _ request: FetchRequest, _ retryer: Retryer) async {
-        // Strong captures: the hooks live no longer than this run, whose task holds the entry anyway.
-        var hooks = Retryer.Hooks()
-        hooks.onRetry = { [self] failureCount, _ in send(.attemptFailed(fetch: id, failureCount: failureCount)) }
-        hooks.onPause = { [self] in send(.fetchPaused(fetch: id)) }
-        hooks.onContinue = { [self] in send(.fetchContinued(fetch: id)) }
-        switch await retryer.run(hooks, request.fetch) {
+        // A strong capture: the closure lives no longer than this run, whose task holds the entry anyway.
+        let outcome = await retryer.run(
+            reporting: { [self] progress in
+                switch progress {
+                case .retrying(let failureCount, _): send(.attemptFailed(fetch: id, failureCount: failureCount))
+                case .paused: send(.fetchPaused(fetch: id))
+                case .continued: send(.fetchContinued(fetch: id))
+                }
+            }, request.fetch)
+        switch outcome {
         case .success(let value):
             send(.fetchSucceeded(fetch: id, value, request.structuralSharing ? compare(value) : nil))
         case .failure(let error, let failureCount):

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs one fetch or mutation: its attempts, the back-off between them on the client's timer queue, and the
 /// pauses while the network (or, for queries, the focus) is away — TanStack's retryer, shared by queries and
 /// mutations.
@@ -19,23 +21,22 @@ package final class Retryer: Sendable {
         case cancelled
     }
 
-    /// What a run reports while it goes.
-    package struct Hooks: Sendable {
+    /// What a run reports while it goes, to the one closure its caller gives (one closure rather than one per
+    /// kind of progress: a run that never retries nor pauses then allocates none of them).
+    package enum Progress: Sendable {
         /// An attempt failed and another will follow (the failure count so far, the error).
-        package var onRetry: @Sendable (_ failureCount: Int, _ error: any Error) -> Void = { _, _ in }
+        case retrying(failureCount: Int, error: any Error)
         /// The run waits for the network or the focus.
-        package var onPause: @Sendable () -> Void = {}
+        case paused
         /// The run goes on after a pause.
-        package var onContinue: @Sendable () -> Void = {}
-
-        package init() {}
+        case continued
     }
 
     private let policy: RetryPolicy
     private let networkMode: NetworkMode
     private let pausesWhenUnfocused: Bool
     private let context: ClientContext
-    private let isRetryCancelled = Locked(false)
+    private let isRetryCancelled = Atomic<Bool>(false)
 
     package init(policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, context: ClientContext) {
         self.policy = policy
@@ -46,26 +47,25 @@ package final class Retryer: Sendable {
 
     /// Makes no further attempt after the one in flight (the last observer left).
     package func cancelRetry() {
-        isRetryCancelled.withLock { $0 = true }
+        isRetryCancelled.store(true, ordering: .releasing)
     }
 
     /// Undoes `cancelRetry()` (an observer came back before the next attempt).
     package func continueRetry() {
-        isRetryCancelled.withLock { $0 = false }
+        isRetryCancelled.store(false, ordering: .releasing)
     }
 
     /// Runs `attempt` until it succeeds, the policy gives up, or the task is cancelled.
     package func run<Value: Sendable>(
-        _ hooks: Hooks, _ attempt: @Sendable () async throws -> Value
+        reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
         let (networkMode, pausesWhenUnfocused) = (networkMode, pausesWhenUnfocused)
-        let canContinue: @Sendable (ClientEnvironment.Conditions) -> Bool = {
-            networkMode.canContinue(
-                isOnline: $0.isOnline, isFocused: $0.isFocused, pausesWhenUnfocused: pausesWhenUnfocused)
-        }
         var failures = 0
         do {
-            try await wait(hooks) { networkMode.canStart(isOnline: $0.isOnline) }
+            // Checked before a closure is made to wait with: most runs start at once.
+            if !networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
+                try await wait(report) { networkMode.canStart(isOnline: $0.isOnline) }
+            }
             while true {
                 do {
                     return .success(try await attempt())
@@ -75,9 +75,15 @@ package final class Retryer: Sendable {
                     guard !isCancelled, let delay = policy.delayBeforeRetry(failures, error) else {
                         return .failure(error, failureCount: failures)
                     }
-                    hooks.onRetry(failures, error)
+                    report(.retrying(failureCount: failures, error: error))
                     try await backOff(delay)
-                    if !isCancelled { try await wait(hooks, until: canContinue) }
+                    if !isCancelled {
+                        try await wait(report) {
+                            networkMode.canContinue(
+                                isOnline: $0.isOnline, isFocused: $0.isFocused,
+                                pausesWhenUnfocused: pausesWhenUnfocused)
+                        }
+                    }
                     if isCancelled { return .failure(error, failureCount: failures) }
                 }
             }
@@ -87,7 +93,7 @@ package final class Retryer: Sendable {
     }
 
     private var isCancelled: Bool {
-        isRetryCancelled.withLock { $0 }
+        isRetryCancelled.load(ordering: .acquiring)
     }
 
     private func backOff(_ delay: Duration) async throws {
@@ -101,14 +107,15 @@ package final class Retryer: Sendable {
         }
     }
 
-    /// Returns at once when `condition` holds; else pauses (reported through the hooks) until it does.
+    /// Returns at once when `condition` holds; else pauses (reported) until it does.
     private func wait(
-        _ hooks: Hooks, until condition: @escaping @Sendable (ClientEnvironment.Conditions) -> Bool
+        _ report: @Sendable (Progress) -> Void,
+        until condition: @escaping @Sendable (ClientEnvironment.Conditions) -> Bool
     ) async throws {
         guard !condition(context.environment.conditions) else { return }
-        hooks.onPause()
+        report(.paused)
         let environment = context.environment
         try await context.tracker.suspend { resume in environment.wait(until: condition, resume) }
-        hooks.onContinue()
+        report(.continued)
     }
 }
