@@ -41,6 +41,14 @@ package final class ClientContext: Sendable {
         self.writer = PersistenceWriter(tracker: tracker, events: events)
     }
 
+    /// Sends `event` on `events`. The event is made only when someone listens: most clients have no listener,
+    /// and an event (a mutation's carries its call's listing) costs more to make and send than to skip. A
+    /// listener that subscribes while an event is being made is one that subscribed just after it.
+    package func emit(_ event: @autoclosure () -> QueryCacheEvent) {
+        guard events.subscriberCount > 0 else { return }
+        events.send(event())
+    }
+
     /// Sets what garbage collection calls to remove an unused entry from its client.
     package func setCollector(_ collect: @escaping @Sendable (QueryCacheEntry) -> Void) {
         links.withLock { $0.collect = collect }

@@ -33,7 +33,7 @@ extension QueryClient {
                         key: entry.key, json: String(decoding: json, as: UTF8.self), dataUpdatedAt: updatedAt,
                         type: "\(type(of: data))"))
             } catch {
-                context.events.send(.persistenceFailed(entry.key, error: error))
+                context.emit(.persistenceFailed(entry.key, error: error))
             }
         }
         queries.sort { $0.key.description < $1.key.description }

@@ -116,7 +116,7 @@ public final class QueryClient: Sendable {
             state.index.insert(key)
             return (entry, true, state.orphans.removeValue(forKey: key) ?? [])
         }
-        if isNew { context.events.send(.added(key)) }
+        if isNew { context.emit(.added(key)) }
         for adopt in orphans { adopt(entry) }
         return entry
     }
@@ -163,7 +163,7 @@ public final class QueryClient: Sendable {
         guard let cache = explicitCache ?? cache else { return nil }
         let persistence = EntryPersistence.make(Value.self, cache: cache, config: config ?? cacheConfig)
         if persistence == nil, explicitCache != nil {
-            context.events.send(.persistenceFailed(key, error: CacheError.notCodable(key: key, type: "\(Value.self)")))
+            context.emit(.persistenceFailed(key, error: CacheError.notCodable(key: key, type: "\(Value.self)")))
         }
         return persistence
     }
@@ -183,7 +183,7 @@ public final class QueryClient: Sendable {
         }
         guard removed else { return }
         entry.send(.removed)
-        context.events.send(.removed(entry.key))
+        context.emit(.removed(entry.key))
     }
 
     // MARK: - Reading and writing data

@@ -94,14 +94,14 @@ package final class MutationCache: Sendable {
             guard let resume = state.withLock({ $0.resumers[record.mutationKey] }) else {
                 journal.unclaim(record.idempotencyKey)
                 let error = MutationError.noDefaults(mutationKey: record.mutationKey)
-                context.events.send(.persistenceFailed(MutationJournal.key, error: error))
+                context.emit(.persistenceFailed(MutationJournal.key, error: error))
                 continue
             }
             do {
                 try resume(record)
                 resumed += 1
             } catch {
-                context.events.send(.persistenceFailed(MutationJournal.key, error: error))
+                context.emit(.persistenceFailed(MutationJournal.key, error: error))
                 journal.clear(record.idempotencyKey)
             }
         }
@@ -128,8 +128,8 @@ package final class MutationCache: Sendable {
             if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
             return info
         }
-        if record == nil, mutationKey != nil { journal.reserve(info.idempotencyKey) }
-        publish(.added(info))
+        if record == nil { journal.reserve(info) }
+        context.emit(.mutation(.added(info)))
         return info
     }
 
@@ -153,7 +153,7 @@ package final class MutationCache: Sendable {
             state.records[id] = record
             return record.info
         }
-        if let info { publish(.updated(info)) }
+        if let info { context.emit(.mutation(.updated(info))) }
     }
 
     /// Returns when the call may run: at once without a scope or as the first of its scope's line, else once
@@ -201,9 +201,8 @@ package final class MutationCache: Sendable {
             return (record, Self.removeFromLine(id, record.info.scope, &state))
         }
         guard let record else { return }
-        // Only calls with a mutation key are ever listed.
-        if record.info.mutationKey != nil { journal.clear(record.info.idempotencyKey) }
-        publish(.updated(record.info))
+        journal.clear(record.info)
+        context.emit(.mutation(.updated(record.info)))
         next?()
         setCollector()
     }
@@ -236,19 +235,12 @@ package final class MutationCache: Sendable {
             return settled.sorted { $0.info.id < $1.info.id }
         }
         for record in removed {
-            publish(.removed(record.info))
+            context.emit(.mutation(.removed(record.info)))
         }
         setCollector()
     }
 
     // MARK: - Internals
-
-    /// Sends a change on the client's events; made only when someone listens (a listener that subscribes while
-    /// the change is made is one that subscribed after it).
-    private func publish(_ change: @autoclosure () -> MutationEvent) {
-        guard context.events.subscriberCount > 0 else { return }
-        context.events.send(.mutation(change()))
-    }
 
     /// Removes the settled calls that are due, then sets the collector for the next.
     private func collectDue() {
@@ -265,7 +257,7 @@ package final class MutationCache: Sendable {
             }
             return removed
         }
-        for info in removed { publish(.removed(info)) }
+        for info in removed { context.emit(.mutation(.removed(info))) }
         setCollector()
     }
 

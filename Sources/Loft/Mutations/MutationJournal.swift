@@ -40,10 +40,12 @@ package final class MutationJournal: Sendable {
         return state.withLock { state in load(&state, from: cache) }
     }
 
-    /// Notes the place in the submission order of a call with a mutation key when it is submitted, so that it
-    /// is listed in that place whenever its task writes it. Nothing is noted without a persistent cache.
-    package func reserve(_ idempotencyKey: String) {
-        guard provider() != nil else { return }
+    /// Notes a call's place in the submission order when it is submitted, so that it is listed in that place
+    /// whenever its task writes it. Nothing is noted without a mutation key (such a call is never listed) or a
+    /// persistent cache.
+    package func reserve(_ info: MutationInfo) {
+        guard info.mutationKey != nil, provider() != nil else { return }
+        let idempotencyKey = info.idempotencyKey
         state.withLock { state in
             state.nextPosition += 1
             state.positions[idempotencyKey] = state.nextPosition
@@ -85,6 +87,12 @@ package final class MutationJournal: Sendable {
         }
     }
 
+    /// Takes a settled call off the list, if it is on it (only a call with a mutation key can be).
+    package func clear(_ info: MutationInfo) {
+        guard info.mutationKey != nil else { return }
+        clear(info.idempotencyKey)
+    }
+
     /// Takes a call off the list, if it is on it.
     package func clear(_ idempotencyKey: String) {
         guard let cache = provider() else { return }
@@ -105,7 +113,7 @@ package final class MutationJournal: Sendable {
         do {
             records = try cache.get([MutationRecord].self, for: Self.key)?.value ?? []
         } catch {
-            context.events.send(.persistenceFailed(Self.key, error: error))
+            context.emit(.persistenceFailed(Self.key, error: error))
         }
         state.records = records
         return records
@@ -119,7 +127,7 @@ package final class MutationJournal: Sendable {
                 try cache.save(records, for: Self.key, savedAt: context.scheduler.now, expiresAt: nil)
             }
         } catch {
-            context.events.send(.persistenceFailed(Self.key, error: error))
+            context.emit(.persistenceFailed(Self.key, error: error))
         }
     }
 
@@ -130,7 +138,7 @@ package final class MutationJournal: Sendable {
         } catch {
             let failure = CacheError.encodingFailed(
                 key: mutationKey, type: "\(type(of: request))", reason: "\(error)")
-            context.events.send(.persistenceFailed(Self.key, error: failure))
+            context.emit(.persistenceFailed(Self.key, error: failure))
             return nil
         }
     }

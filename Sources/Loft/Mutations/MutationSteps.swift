@@ -1,75 +1,52 @@
 /// A mutation's callbacks and run options with its types erased, made once per `Mutation`: what `MutationRun`
 /// calls. The path every call takes is then code of one type, not generic code that looks its types up at each
-/// step (which cost a round trip more than the rest of it together). A class, so that each call holds it with
-/// one reference instead of copying its closures.
+/// step (which cost a round trip more than the rest of it together).
 ///
 /// The erased callbacks get back the request, response and context they were given, so their casts to the
 /// mutation's types always succeed (a callback whose value were of another type would be skipped).
-final class MutationSteps: Sendable {
-    typealias OnMutate = @Sendable (any Sendable) async throws -> any Sendable
-    typealias OnSuccess = @Sendable (any Sendable, any Sendable, any Sendable) async throws -> Void
-    typealias OnError = @Sendable (any Error, any Sendable, (any Sendable)?) async throws -> Void
-    typealias OnSettled = @Sendable ((any Sendable)?, (any Error)?, any Sendable, (any Sendable)?) async throws -> Void
-    typealias Invalidates = @Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget]
-
-    let onMutate: OnMutate?
-    let onSuccess: OnSuccess?
-    let onError: OnError?
-    let onSettled: OnSettled?
-    let invalidates: Invalidates?
-    let invalidatesWhen: InvalidationMoment
-    let retry: RetryPolicy
-    let networkMode: NetworkMode
-
-    init(
-        onMutate: OnMutate?, onSuccess: OnSuccess?, onError: OnError?, onSettled: OnSettled?,
-        invalidates: Invalidates?, invalidatesWhen: InvalidationMoment, retry: RetryPolicy, networkMode: NetworkMode
-    ) {
-        self.onMutate = onMutate
-        self.onSuccess = onSuccess
-        self.onError = onError
-        self.onSettled = onSettled
-        self.invalidates = invalidates
-        self.invalidatesWhen = invalidatesWhen
-        self.retry = retry
-        self.networkMode = networkMode
-    }
+struct MutationSteps: Sendable {
+    var onMutate: (@Sendable (any Sendable) async throws -> any Sendable)? = nil
+    var onSuccess: (@Sendable (any Sendable, any Sendable, any Sendable) async throws -> Void)? = nil
+    var onError: (@Sendable (any Error, any Sendable, (any Sendable)?) async throws -> Void)? = nil
+    var onSettled: (@Sendable ((any Sendable)?, (any Error)?, any Sendable, (any Sendable)?) async throws -> Void)? =
+        nil
+    var invalidates: (@Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget])? = nil
+    var invalidatesWhen: InvalidationMoment
+    var retry: RetryPolicy
+    var networkMode: NetworkMode
 }
 
 extension MutationOptions {
     /// These options, erased.
     var steps: MutationSteps {
-        var (erasedOnMutate, erasedOnSuccess, erasedOnError, erasedOnSettled, erasedInvalidates):
-            (
-                MutationSteps.OnMutate?, MutationSteps.OnSuccess?, MutationSteps.OnError?, MutationSteps.OnSettled?,
-                MutationSteps.Invalidates?
-            ) = (nil, nil, nil, nil, nil)
+        var steps = MutationSteps(
+            invalidatesWhen: invalidatesWhen, retry: retry, networkMode: networkMode)
         if let onMutate {
-            erasedOnMutate = { request in
+            steps.onMutate = { request in
                 guard let request = request as? Request else { return () }
                 return try await onMutate(request)
             }
         }
         if let onSuccess {
-            erasedOnSuccess = { response, request, context in
+            steps.onSuccess = { response, request, context in
                 guard let response = response as? Response, let request = request as? Request else { return }
                 try await onSuccess(response, request, context)
             }
         }
         if let onError {
-            erasedOnError = { error, request, context in
+            steps.onError = { error, request, context in
                 guard let request = request as? Request else { return }
                 try await onError(error, request, context)
             }
         }
         if let onSettled {
-            erasedOnSettled = { response, error, request, context in
+            steps.onSettled = { response, error, request, context in
                 guard let request = request as? Request else { return }
                 try await onSettled(response.flatMap { $0 as? Response }, error, request, context)
             }
         }
         if let invalidates {
-            erasedInvalidates = { result, request in
+            steps.invalidates = { result, request in
                 guard let request = request as? Request else { return [] }
                 switch result {
                 case .success(let response):
@@ -80,8 +57,6 @@ extension MutationOptions {
                 }
             }
         }
-        return MutationSteps(
-            onMutate: erasedOnMutate, onSuccess: erasedOnSuccess, onError: erasedOnError, onSettled: erasedOnSettled,
-            invalidates: erasedInvalidates, invalidatesWhen: invalidatesWhen, retry: retry, networkMode: networkMode)
+        return steps
     }
 }

@@ -18,11 +18,17 @@ final class DerivedView<Value: Sendable>: Sendable {
     /// What the owner's `state`, `snapshot` and publishers read; it follows this view for good (the owner
     /// closes it when it goes).
     let observer: ViewObserver<Value>
-    /// How boxes are made, in a class: a closure kept in generic storage is wrapped in a reabstraction thunk
-    /// each time it is stored and read, and the wrappers pile up.
-    private let source = Locked<BoxMaker<Value>?>(nil)
+    /// How boxes are made, kept in a struct as `ClientContext` keeps its links: a lock whose state is a bare
+    /// function type wraps the closure in one more reabstraction thunk at each `withLock`, so every remake
+    /// cost more than the one before.
+    private let source = Locked<BoxMaker?>(nil)
     private let memo: Locked<DerivedMemo>
     private let updates = CoalescedRun()
+
+    /// How the owner makes its boxes.
+    private struct BoxMaker: Sendable {
+        let make: @Sendable () -> SnapshotBox<Value>
+    }
 
     /// A view showing `initial` until `derive(_:)` is called.
     init(showing initial: QuerySnapshot<Value>, client: QueryClient) {
@@ -41,8 +47,7 @@ final class DerivedView<Value: Sendable>: Sendable {
     /// Sets how the snapshot's box is made (once), and makes it now: for an owner that keeps the boxes of the
     /// states it shows often, so that showing one again makes nothing.
     func deriveBoxes(_ make: @escaping @Sendable () -> SnapshotBox<Value>) {
-        let maker = BoxMaker(make)
-        source.withLock { $0 = maker }
+        source.withLock { $0 = BoxMaker(make: make) }
         changed()
     }
 
@@ -78,15 +83,6 @@ final class DerivedView<Value: Sendable>: Sendable {
         kept.last = box
         self.memo.withLock { $0 = kept }
         channel.publish(sends)
-    }
-}
-
-/// How a `DerivedView`'s owner makes its boxes.
-private final class BoxMaker<Value: Sendable>: Sendable {
-    let make: @Sendable () -> SnapshotBox<Value>
-
-    init(_ make: @escaping @Sendable () -> SnapshotBox<Value>) {
-        self.make = make
     }
 }
 

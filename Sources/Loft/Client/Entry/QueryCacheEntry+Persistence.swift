@@ -47,7 +47,7 @@ extension QueryCacheEntry {
         do throws(CacheError) {
             return try persistence.validValue(for: key, at: now)
         } catch {
-            context.events.send(.persistenceFailed(key, error: error))
+            context.emit(.persistenceFailed(key, error: error))
             return nil
         }
     }

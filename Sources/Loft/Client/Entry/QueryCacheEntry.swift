@@ -328,7 +328,7 @@ package final class QueryCacheEntry: Sendable {
             case .refetch(let refetch, let reason):
                 refetch(reason)
             case .emit(let event):
-                context.events.send(event)
+                context.emit(event)
             case .notifyRemoved(let observers):
                 for entryRemoved in observers { entryRemoved() }
             case .collect:

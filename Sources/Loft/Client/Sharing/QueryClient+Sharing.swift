@@ -54,7 +54,7 @@ extension QueryClient {
     /// - Parameter source: which link lost them, for the event.
     public func changesMissed(from source: String) {
         for entry in entries(matching: QueryKey(parts: []), exact: false) { entry.send(.invalidated(.active)) }
-        context.events.send(.changesMissed(from: source))
+        context.emit(.changesMissed(from: source))
     }
 
     /// Publishes the change `make` builds, if anyone listens (building it may encode a value).
