@@ -71,14 +71,23 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         let loading = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .loading)
         view.deriveBoxes { [calls] in
             switch calls.withLock({ $0.state }) {
-            case .idle: return idle
-            case .loading: return loading
-            case .failed(let error): return SnapshotBox(key: mutationSnapshotKey, showing: .failed(error))
-            case .succeed(let response):
-                // Always a `Response`: only a call's response becomes the state.
-                guard let response = response as? Response else { return idle }
-                return SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response))
+            case .idle: idle
+            case .loading: loading
+            case let settled: Self.box(showing: settled) ?? idle
             }
+        }
+    }
+
+    /// The box of a settled call's state: apart from the closure above, whose common cases (idle, pending)
+    /// then look up none of the types this one needs. Nil for a response of another type, which never comes
+    /// (only a call's response becomes the state).
+    @inline(never)
+    private static func box(showing state: QueryState<any Sendable>) -> SnapshotBox<Response>? {
+        switch state {
+        case .failed(let error): return SnapshotBox(key: mutationSnapshotKey, showing: .failed(error))
+        case .succeed(let response as Response):
+            return SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response))
+        default: return nil
         }
     }
 
