@@ -45,8 +45,13 @@ package final class ClientContext: Sendable {
     /// and an event (a mutation's carries its call's listing) costs more to make and send than to skip. A
     /// listener that subscribes while an event is being made is one that subscribed just after it.
     package func emit(_ event: @autoclosure () -> QueryCacheEvent) {
-        guard events.subscriberCount > 0 else { return }
+        guard isHeard else { return }
         events.send(event())
+    }
+
+    /// Whether anyone listens to `events` now: an event that takes work to make is made only then.
+    package var isHeard: Bool {
+        events.subscriberCount > 0
     }
 
     /// Sets what garbage collection calls to remove an unused entry from its client.

@@ -35,8 +35,16 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     private let fetcher: CallFetcher
     /// The options erased, for the calls' runs.
     private let steps: MutationSteps
-    private let calls = Locked(LatestCall())
-    private let view: DerivedView<Response>
+    private let calls: Locked<LatestCall>
+    /// What the state's readers and subscribers follow, and the channel the calls' changes are published on.
+    private let observer: ViewObserver<Response>
+    private let channel: ViewChannel<Response>
+    /// The two states most changes are to, made once (and kept without their type, which showing them then
+    /// does not look up).
+    private let idle: MutationShowing
+    private let loading: MutationShowing
+    /// Publishes the latest state, one publication at a time.
+    private let publications = CoalescedRun()
 
     /// Makes a mutation.
     ///
@@ -65,34 +73,72 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.options = options
         self.fetcher = fetcher
         steps = options.steps
-        view = DerivedView(showing: QuerySnapshot(key: mutationSnapshotKey, showing: .idle), client: client)
-        // Made once: most changes are to these two, and showing the same box again is no change.
+        // Made once: most changes are to these two.
         let idle = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .idle)
-        let loading = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .loading)
-        view.deriveBoxes { [calls] in
-            switch calls.withLock({ $0.state }) {
-            case .idle: idle
-            case .loading: loading
-            case let settled: Self.box(showing: settled) ?? idle
-            }
+        self.idle = MutationShowing(.idle, box: idle)
+        loading = MutationShowing(.loading, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .loading))
+        calls = Locked(LatestCall(showing: self.idle))
+        channel = ViewChannel(idle, client: client)
+        observer = ViewObserver(showing: idle)
+        observer.follow(channel)
+    }
+
+    /// What a settled call's state shows. Nil for a response of another type, which never comes (only a call's
+    /// response becomes the state).
+    private static func showing(_ result: Result<any Sendable, any Error>) -> MutationShowing? {
+        switch result {
+        case .failure(let error):
+            return MutationShowing(
+                .failed, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .failed(error)))
+        case .success(let response as Response):
+            return MutationShowing(
+                .succeeded, box: SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response)),
+                value: ValueBox(response))
+        case .success:
+            return nil
         }
     }
 
-    /// The box of a settled call's state: apart from the closure above, whose common cases (idle, pending)
-    /// then look up none of the types this one needs. Nil for a response of another type, which never comes
-    /// (only a call's response becomes the state).
+    /// Whether two settled states' boxes show the same state: apart from `publish()`, whose common cases then
+    /// look up no type.
     @inline(never)
-    private static func box(showing state: QueryState<any Sendable>) -> SnapshotBox<Response>? {
-        switch state {
-        case .failed(let error): return SnapshotBox(key: mutationSnapshotKey, showing: .failed(error))
-        case .succeed(let response as Response):
-            return SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response))
-        default: return nil
+    private static func showSame(_ last: AnyObject & Sendable, _ next: AnyObject & Sendable) -> Bool {
+        let (last, next) = (
+            unsafeDowncast(last, to: SnapshotBox<Response>.self), unsafeDowncast(next, to: SnapshotBox<Response>.self)
+        )
+        return last.state.isSame(as: next.state)
+    }
+
+    /// Publishes the latest call's state, unless it was published: one publication at a time, the last one
+    /// after the last change.
+    private func publish() {
+        publications.run {
+            let change = calls.withLock { calls -> (last: MutationShowing, next: MutationShowing)? in
+                guard calls.shown.box !== calls.published.box else { return nil }
+                defer { calls.published = calls.shown }
+                return (calls.published, calls.shown)
+            }
+            guard let (last, next) = change else { return }
+            var sends = ViewSends(box: next.box, stateChanged: true)
+            if last.kind == next.kind, last.kind == .succeeded || last.kind == .failed {
+                // Two settled states in a row (the pending one between them was never published).
+                sends.stateChanged = !Self.showSame(last.box, next.box)
+            }
+            if let value = next.value {
+                // A success after another one with the same response shows no new value.
+                if sends.stateChanged || last.kind != .succeeded {
+                    sends.value = .some(value)
+                }
+            } else if last.value != nil {
+                sends.value = .some(nil)
+            }
+            guard sends.stateChanged || sends.value != nil else { return }
+            channel.publish(sends)
         }
     }
 
     deinit {
-        view.observer.close()
+        observer.close()
     }
 
     /// Makes a mutation whose request is a publisher (Pigeon's shape); its first value is the response.
@@ -109,17 +155,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// The state of the latest call.
     public var state: QueryState<Response> {
-        view.observer.trackedState
+        observer.trackedState
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        view.observer.statePublisher
+        observer.statePublisher
     }
 
     /// Every response of a call that became the state, starting with the current one if there is one.
     public var valuePublisher: AnyPublisher<Response, Never> {
-        view.observer.valuePublisher
+        observer.valuePublisher
     }
 
     /// The latest call as the client's mutation cache lists it (nil before the first call, after `reset()`,
@@ -160,10 +206,11 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             cache.cancel(id)
         }
         switch result {
-        case .success(let response):
-            // Always a `Response`: it is what the fetcher returned.
-            guard let response = response as? Response else { preconditionFailure("a call returns its Response") }
+        case .success(let response as Response):
             return response
+        case .success:
+            // Never: a call's response is what the fetcher returned.
+            preconditionFailure("a call returns its Response")
         case .failure(let error):
             throw error
         }
@@ -179,9 +226,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public func reset() {
         calls.withLock { calls in
             calls.latest = 0
-            calls.state = .idle
+            calls.shown = idle
         }
-        view.changed()
+        publish()
     }
 
     /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
@@ -205,10 +252,10 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         let id = submitted.id
         calls.withLock { calls in
             calls.latest = id
-            calls.state = .loading
-            calls.pending.append(id)
+            calls.shown = loading
+            calls.pending.insert(id)
         }
-        view.changed()
+        publish()
         let fetcher = fetcher
         let send: @Sendable (MutationCall) async throws -> any Sendable = { call in try await fetcher(request, call) }
         var erasedOnSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
@@ -222,16 +269,14 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn { [self] in
             let result = await run.perform()
+            let settled = Self.showing(result)
             let isLatest = calls.withLock { calls -> Bool in
-                calls.pending.removeAll { $0 == id }
-                guard calls.latest == id else { return false }
-                switch result {
-                case .success(let response): calls.state = .succeed(response)
-                case .failure(let error): calls.state = .failed(error)
-                }
+                calls.pending.remove(id)
+                guard calls.latest == id, let settled else { return false }
+                calls.shown = settled
                 return true
             }
-            if isLatest { view.changed() }
+            if isLatest { publish() }
             return result
         }
         cache.attach(task, to: id)
@@ -244,10 +289,36 @@ extension Mutation: ObservableQueryState {}
 /// The key of a mutation's snapshots (a mutation has no cache entry).
 private let mutationSnapshotKey: QueryKey = "mutation"
 
-/// A mutation's latest call, its state, and the calls still pending: not generic (the response is kept as
-/// `any Sendable`), so that taking its lock looks no type up.
+/// A mutation's latest call, the state it shows, and the calls still pending: not generic (the boxes are kept
+/// as objects), so that taking its lock looks no type up.
 private struct LatestCall: Sendable {
     var latest: UInt64 = 0
-    var state: QueryState<any Sendable> = .idle
-    var pending: [UInt64] = []
+    var pending: Set<UInt64> = []
+    /// What the latest call's state shows.
+    var shown: MutationShowing
+    /// What the observers were last sent (by the one publication running).
+    var published: MutationShowing
+
+    init(showing idle: MutationShowing) {
+        shown = idle
+        published = idle
+    }
+}
+
+/// A mutation's state as its view publishes it, without its type: which state it is, its box, and the box of
+/// its value when it succeeded.
+private struct MutationShowing: Sendable {
+    enum Kind: Sendable { case idle, loading, failed, succeeded }
+
+    let kind: Kind
+    /// A `SnapshotBox<Response>`.
+    let box: AnyObject & Sendable
+    /// A `ValueBox<Response>`, for a success.
+    let value: (AnyObject & Sendable)?
+
+    init(_ kind: Kind, box: AnyObject & Sendable, value: (AnyObject & Sendable)? = nil) {
+        self.kind = kind
+        self.box = box
+        self.value = value
+    }
 }

@@ -12,22 +12,51 @@
 /// - `cancel` cancels a call's task (a call whose task does not exist yet is cancelled as soon as it does), and
 ///   takes a call waiting for its turn out of the line.
 package final class MutationCache: Sendable {
+    /// A call as listed: what was submitted, and what changed since, changed in place (a listing is made only
+    /// when asked for).
     private struct Record: Sendable {
-        var info: MutationInfo
-        var gcTime: GCTime
+        let submitted: MutationInfo
+        let gcTime: GCTime
+        var status = MutationStatus.pending
+        var isPaused = false
+        var failureCount = 0
+        var outcome: Result<any Sendable, any Error>?
         var task: Task<Result<any Sendable, any Error>, Never>?
         var isCancelled = false
-    }
 
-    /// The calls of one scope waiting for their turn, in submission order; the first one runs.
-    private struct Line: Sendable {
-        var ids: [UInt64] = []
-        var resumes: [UInt64: @Sendable () -> Void] = [:]
+        init(_ submitted: MutationInfo, gcTime: GCTime) {
+            self.submitted = submitted
+            self.gcTime = gcTime
+        }
+
+        /// Records the call's outcome; returns its scope, its idempotency key if the journal may list it, and
+        /// how long it stays listed.
+        mutating func settle(
+            with result: Result<any Sendable, any Error>
+        ) -> (scope: String?, listed: IdempotencyKey?, gcTime: GCTime) {
+            status = if case .success = result { .success } else { .error }
+            isPaused = false
+            outcome = result
+            task = nil
+            return (submitted.scope, submitted.mutationKey == nil ? nil : submitted.key, gcTime)
+        }
+
+        /// The call as the listing shows it now.
+        var info: MutationInfo {
+            let (response, error): ((any Sendable)?, (any Error)?) =
+                switch outcome {
+                case .success(let response): (response, nil)
+                case .failure(let error): (nil, error)
+                case nil: (nil, nil)
+                }
+            return submitted.with(
+                status: status, isPaused: isPaused, failureCount: failureCount, response: response, error: error)
+        }
     }
 
     private struct State: Sendable {
         var records: [UInt64: Record] = [:]
-        var lines: [String: Line] = [:]
+        var lines: [String: ScopeLine] = [:]
         var nextID: UInt64 = 0
         var idempotencyKeys = IdempotencyKeys()
         var callbacks = MutationCallbacks()
@@ -124,8 +153,8 @@ package final class MutationCache: Sendable {
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                 isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
                 key: key)
-            state.records[info.id] = Record(info: info, gcTime: gcTime)
-            if let scope { state.lines[scope, default: Line()].ids.append(info.id) }
+            state.records[info.id] = Record(info, gcTime: gcTime)
+            if let scope { state.lines[scope, default: ScopeLine()].append(info.id) }
             return info
         }
         if record == nil { journal.reserve(info) }
@@ -136,41 +165,41 @@ package final class MutationCache: Sendable {
     /// Gives the call the task that runs it; cancels it at once when the call was cancelled before.
     package func attach(_ task: Task<Result<any Sendable, any Error>, Never>, to id: UInt64) {
         let isCancelled = state.withLock { state -> Bool in
-            state.records[id]?.task = task
-            return state.records[id]?.isCancelled ?? false
+            guard let index = state.records.index(forKey: id) else { return false }
+            state.records.values[index].task = task
+            return state.records.values[index].isCancelled
         }
         if isCancelled { task.cancel() }
     }
 
     /// Changes what the listing shows of a pending call.
     package func update(_ id: UInt64, isPaused: Bool? = nil, failureCount: Int? = nil) {
-        let info = state.withLock { state -> MutationInfo? in
-            guard var record = state.records[id], record.info.status == .pending else { return nil }
-            let (isPaused, failureCount) = (isPaused ?? record.info.isPaused, failureCount ?? record.info.failureCount)
+        let changed = state.withLock { state -> Record? in
+            guard let index = state.records.index(forKey: id), state.records.values[index].status == .pending else {
+                return nil
+            }
+            let record = state.records.values[index]
+            let (isPaused, failureCount) = (isPaused ?? record.isPaused, failureCount ?? record.failureCount)
             // Nothing changed, nothing to tell (a call that never waited "continues" after its scope check).
-            guard isPaused != record.info.isPaused || failureCount != record.info.failureCount else { return nil }
-            record.info = record.info.with(isPaused: isPaused, failureCount: failureCount)
-            state.records[id] = record
-            return record.info
+            guard isPaused != record.isPaused || failureCount != record.failureCount else { return nil }
+            state.records.values[index].isPaused = isPaused
+            state.records.values[index].failureCount = failureCount
+            return state.records.values[index]
         }
-        if let info { context.emit(.mutation(.updated(info))) }
+        if let changed { context.emit(.mutation(.updated(changed.info))) }
     }
 
     /// Returns when the call may run: at once without a scope or as the first of its scope's line, else once
     /// every call before it settled (shown paused meanwhile).
     ///
     /// - Throws: `CancellationError` when the call is cancelled while it waits.
-    package func waitForTurn(_ id: UInt64) async throws {
-        let scope = state.withLock { state -> String? in
-            guard let scope = state.records[id]?.info.scope, state.lines[scope]?.ids.first != id else { return nil }
-            return scope
-        }
-        guard let scope else { return }
+    package func waitForTurn(_ id: UInt64, scope: String?) async throws {
+        guard let scope, state.withLock({ $0.lines[scope]?.first != id }) else { return }
         update(id, isPaused: true)
         try await context.tracker.suspend { resume in
             let isFirst = state.withLock { state -> Bool in
-                guard state.lines[scope]?.ids.first != id else { return true }
-                state.lines[scope]?.resumes[id] = resume
+                guard state.lines[scope]?.first != id else { return true }
+                state.lines[scope]?.wait(id, resume: resume)
                 return false
             }
             if isFirst { resume() }
@@ -183,28 +212,34 @@ package final class MutationCache: Sendable {
     /// `gcTime` later.
     package func settle(_ id: UInt64, _ result: Result<any Sendable, any Error>) {
         let now = context.scheduler.now
-        let (record, next) = state.withLock { state -> (Record?, (@Sendable () -> Void)?) in
-            guard var record = state.records[id] else { return (nil, nil) }
-            let (response, error): ((any Sendable)?, (any Error)?) =
-                switch result {
-                case .success(let response): (response, nil)
-                case .failure(let error): (nil, error)
-                }
-            record.info = record.info.with(
-                status: error == nil ? .success : .error, isPaused: false, failureCount: record.info.failureCount,
-                response: response, error: error)
-            record.task = nil
-            state.records[id] = record
-            if case .duration(let duration) = record.gcTime {
+        let isHeard = context.isHeard
+        let settled = state.withLock { state -> Settled? in
+            guard let index = state.records.index(forKey: id) else { return nil }
+            let (scope, listed, gcTime) = state.records.values[index].settle(with: result)
+            if case .duration(let duration) = gcTime {
                 state.removals.insert(Removal(instant: now + duration, id: id))
             }
-            return (record, Self.removeFromLine(id, record.info.scope, &state))
+            return Settled(
+                listed: listed, info: isHeard ? state.records.values[index].info : nil,
+                next: Self.removeFromLine(id, scope, &state),
+                setsCollector: state.removals.min?.instant != state.collectorSetFor)
         }
-        guard let record else { return }
-        journal.clear(record.info)
-        context.emit(.mutation(.updated(record.info)))
-        next?()
-        setCollector()
+        guard let settled else { return }
+        if let listed = settled.listed { journal.clear(listed.string) }
+        if let info = settled.info { context.emit(.mutation(.updated(info))) }
+        settled.next?()
+        if settled.setsCollector { setCollector() }
+    }
+
+    /// What `settle` does once the lock is released.
+    private struct Settled: Sendable {
+        /// The idempotency key of a call the journal may list.
+        let listed: IdempotencyKey?
+        /// The call as listed now, when the client's events are heard.
+        let info: MutationInfo?
+        /// Wakes the next call of its scope.
+        let next: (@Sendable () -> Void)?
+        let setsCollector: Bool
     }
 
     /// Cancels the pending calls `filter` lets through; returns how many.
@@ -218,9 +253,11 @@ package final class MutationCache: Sendable {
     /// Cancels the call `id` if it is pending.
     package func cancel(_ id: UInt64) {
         let task = state.withLock { state -> Task<Result<any Sendable, any Error>, Never>? in
-            guard state.records[id]?.info.status == .pending else { return nil }
-            state.records[id]?.isCancelled = true
-            return state.records[id]?.task
+            guard let index = state.records.index(forKey: id), state.records.values[index].status == .pending else {
+                return nil
+            }
+            state.records.values[index].isCancelled = true
+            return state.records.values[index].task
         }
         task?.cancel()
     }
@@ -228,11 +265,11 @@ package final class MutationCache: Sendable {
     /// Removes every settled call (`QueryClient.clear()`); pending ones stay.
     package func removeSettled() {
         let removed = state.withLock { state -> [Record] in
-            let settled = state.records.values.filter { $0.info.status != .pending }
-            for record in settled { state.records[record.info.id] = nil }
+            let settled = state.records.values.filter { $0.status != .pending }
+            for record in settled { state.records[record.submitted.id] = nil }
             // Nothing settled is left to remove.
             state.removals = Heap()
-            return settled.sorted { $0.info.id < $1.info.id }
+            return settled.sorted { $0.submitted.id < $1.submitted.id }
         }
         for record in removed {
             context.emit(.mutation(.removed(record.info)))
@@ -251,7 +288,7 @@ package final class MutationCache: Sendable {
             var removed: [MutationInfo] = []
             while let first = state.removals.min, first.instant <= now {
                 _ = state.removals.popMin()
-                guard let record = state.records[first.id], record.info.status != .pending else { continue }
+                guard let record = state.records[first.id], record.status != .pending else { continue }
                 state.records[first.id] = nil
                 removed.append(record.info)
             }
@@ -288,16 +325,10 @@ package final class MutationCache: Sendable {
     /// Takes `id` out of its scope's line; returns how to wake the call that runs next, if it waits.
     private static func removeFromLine(_ id: UInt64, _ scope: String?, _ state: inout State) -> (@Sendable () -> Void)?
     {
-        guard let scope, var line = state.lines[scope] else { return nil }
-        let wasFirst = line.ids.first == id
-        line.ids.removeAll { $0 == id }
-        line.resumes[id] = nil
-        guard let first = line.ids.first else {
-            state.lines[scope] = nil
-            return nil
-        }
-        let next = wasFirst ? line.resumes.removeValue(forKey: first) : nil
-        state.lines[scope] = line
+        // Moved out of the dictionary and back, so that changing it copies nothing.
+        guard let scope, var line = state.lines.removeValue(forKey: scope) else { return nil }
+        let next = line.remove(id)
+        if !line.isEmpty { state.lines[scope] = line }
         return next
     }
 }

@@ -1,6 +1,6 @@
 /// A view whose snapshot its owner derives from state of its own, for the observable types that show more (or
 /// other) than one cache entry: `PaginatedQuery` (its pages' queries), `Queries` (its members' combined
-/// result), `Mutation` (its latest call). Its `observer` (what the owner's readers and subscribers hold)
+/// result), `MutationList` (the calls it lists). Its `observer` (what the owner's readers and subscribers hold)
 /// follows it as a query's follows an `EntryView`, so reads, publishers and Observation behave the same on
 /// every type.
 ///
@@ -10,24 +10,22 @@
 /// - Remakes run one at a time, never under a lock: a change during a remake (from another thread, or from a
 ///   subscriber's callback) makes one more, so the last remake always follows the last change.
 /// - Until `derive(_:)` is called, it shows the snapshot it was made with.
-/// - An owner that derives boxes (`deriveBoxes(_:)`) may hand the same box again (a state it made once, such
-///   as a mutation's pending one): a box identical to the last shown one is no change.
 final class DerivedView<Value: Sendable>: Sendable {
     /// What the view publishes, and its observers' relays listen to.
     let channel: ViewChannel<Value>
     /// What the owner's `state`, `snapshot` and publishers read; it follows this view for good (the owner
     /// closes it when it goes).
     let observer: ViewObserver<Value>
-    /// How boxes are made, kept in a struct as `ClientContext` keeps its links: a lock whose state is a bare
+    /// How snapshots are made, kept in a struct as `ClientContext` keeps its links: a lock whose state is a bare
     /// function type wraps the closure in one more reabstraction thunk at each `withLock`, so every remake
     /// cost more than the one before.
     private let source = Locked<BoxMaker?>(nil)
     private let memo: Locked<DerivedMemo>
     private let updates = CoalescedRun()
 
-    /// How the owner makes its boxes.
+    /// How the owner makes its snapshots.
     private struct BoxMaker: Sendable {
-        let make: @Sendable () -> SnapshotBox<Value>
+        let make: @Sendable () -> QuerySnapshot<Value>
     }
 
     /// A view showing `initial` until `derive(_:)` is called.
@@ -41,12 +39,6 @@ final class DerivedView<Value: Sendable>: Sendable {
 
     /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now.
     func derive(_ make: @escaping @Sendable () -> QuerySnapshot<Value>) {
-        deriveBoxes { SnapshotBox(make()) }
-    }
-
-    /// Sets how the snapshot's box is made (once), and makes it now: for an owner that keeps the boxes of the
-    /// states it shows often, so that showing one again makes nothing.
-    func deriveBoxes(_ make: @escaping @Sendable () -> SnapshotBox<Value>) {
         source.withLock { $0 = BoxMaker(make: make) }
         changed()
     }
@@ -58,12 +50,11 @@ final class DerivedView<Value: Sendable>: Sendable {
 
     private func update() {
         guard let maker = source.withLock({ $0 }) else { return }
-        let box = maker.make()
+        let box = SnapshotBox(maker.make())
         let memo = memo.withLock { $0 }
-        guard box !== memo.last else { return }
         let last = unsafeDowncast(memo.last, to: SnapshotBox<Value>.self)
         let next = box.snapshot
-        var sends = ViewChannel<Value>.Sends(box: box, stateChanged: !last.state.isSame(as: box.state))
+        var sends = ViewSends(box: box, stateChanged: !last.state.isSame(as: box.state))
         var kept = memo
         if let value = next.data {
             let lastValue = memo.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }

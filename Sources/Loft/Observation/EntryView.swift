@@ -87,7 +87,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         guard let previous else { return }
         let last = unsafeDowncast(previous.last, to: SnapshotBox<Value>.self)
         let dataMoved = signature.dataMoved(from: previous.signature)
-        var sends = ViewChannel<Value>.Sends(
+        var sends = ViewSends(
             box: box, stateChanged: signature.stateCase != previous.signature.stateCase)
         if !sends.stateChanged, dataMoved || signature.stateCase == 2 {
             sends.stateChanged = !last.state.isSame(as: box.state)

@@ -12,6 +12,9 @@ final class SnapshotBox<Value: Sendable>: Sendable {
     }
 
     /// A box showing `state` alone, with no other field to tell (a mutation's): its snapshot is made from it.
+    /// Inlined, with the snapshot's initialisers, into the code that makes it: unspecialised generic code looks
+    /// the types it uses up once per function, so one function instead of three looks them up once.
+    @inline(__always)
     init(key: QueryKey, showing state: QueryState<Value>) {
         snapshot = QuerySnapshot(key: key, showing: state)
         self.state = state

@@ -7,14 +7,6 @@
 ///   the data went), and `changes` once per publication, for observation registrars.
 /// - A new subscriber of a channel gets its latest value first (`DirectSubject`).
 final class ViewChannel<Value: Sendable>: Sendable {
-    /// What one publication sends.
-    struct Sends: Sendable {
-        let box: SnapshotBox<Value>
-        var stateChanged: Bool
-        /// `.some(nil)`: the data went; nil: the value did not change.
-        var value: ValueBox<Value>?? = nil
-    }
-
     let core: ViewCore
     /// Every changed snapshot.
     let snapshots: DirectSubject<SnapshotRelay<Value>>
@@ -40,7 +32,7 @@ final class ViewChannel<Value: Sendable>: Sendable {
     }
 
     /// Stores `sends.box` as the latest and sends what changed. Callers publish one at a time, in order.
-    func publish(_ sends: Sends) {
+    func publish(_ sends: ViewSends) {
         core.store(sends.box)
         if let delivery {
             delivery.schedule { [self, sends] in deliver(sends) }
@@ -49,10 +41,15 @@ final class ViewChannel<Value: Sendable>: Sendable {
         }
     }
 
-    private func deliver(_ sends: Sends) {
-        snapshots.send(sends.box)
-        if sends.stateChanged { states.send(sends.box) }
-        if let value = sends.value { values.send(value) }
+    private func deliver(_ sends: ViewSends) {
+        let box = unsafeDowncast(sends.box, to: SnapshotBox<Value>.self)
+        snapshots.send(box)
+        if sends.stateChanged { states.send(box) }
+        switch sends.value {
+        case .some(.some(let value)): values.send(unsafeDowncast(value, to: ValueBox<Value>.self))
+        case .some(.none): values.send(nil)
+        case .none: break
+        }
         changes.send(())
     }
 

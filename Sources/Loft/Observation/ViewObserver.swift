@@ -3,8 +3,9 @@
 /// move together when the owner follows another view (a query's new key, new options).
 ///
 /// `Query`, `Query.Selection` (and `Consumer`) follow entries through a `QueryObservation`; `InfiniteQuery`
-/// and `StreamedQuery` are queries; `PaginatedQuery`, `Queries` and `Mutation` follow a `DerivedView` of
-/// their own. So `state`, `snapshot` and the publishers work, and cost, the same on every type.
+/// and `StreamedQuery` are queries; `PaginatedQuery`, `Queries` and `MutationList` follow a `DerivedView` of
+/// their own; a `Mutation` publishes its latest call's state on a channel of its own. So `state`, `snapshot`
+/// and the publishers work, and cost, the same on every type.
 ///
 /// **Behavior**
 /// - `value` is what the owner's `state` and `snapshot` read: a lock and a field read, tracked by Observation.

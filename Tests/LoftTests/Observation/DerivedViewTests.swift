@@ -27,11 +27,11 @@ private struct Counted {
 
 @Suite struct DerivedViewTests {
     @Test(
-        "handing back the box last shown is no change; 100,000 remakes leave the box maker flat, then a release",
+        "100,000 remakes of the same snapshot publish it once and leave the snapshot maker flat, then a release",
         .timeLimit(.minutes(1)))
     // A lock over a bare closure wrapped it in one more thunk per read: each remake cost more than the one
     // before, and the release recursed through the chain.
-    func sameBoxIsNoChange() {
+    func remakesStayFlat() {
         let client = Harness().client
         let made = Locked(0)
         weak var released: DerivedView<Int>?
@@ -42,14 +42,13 @@ private struct Counted {
             let observer = ViewObserver(showing: SnapshotBox(empty))
             observer.follow(view.channel)
             let snapshots = PublisherRecorder(observer.snapshots)
-            let box = SnapshotBox<Int>(key: "boxes", showing: .succeed(7))
-            view.deriveBoxes {
+            view.derive {
                 made.withLock { $0 += 1 }
-                return box
+                return QuerySnapshot(key: "boxes", showing: .succeed(7))
             }
             for _ in 0..<100_000 { view.changed() }
             #expect(made.withLock { $0 } == 100_001)
-            #expect(snapshots.values.map(\.data) == [nil, 7], "the box is published once")
+            #expect(snapshots.values.map(\.data) == [nil, 7], "the snapshot is published once")
             #expect(observer.box.state.value == 7)
             observer.close()
         }
