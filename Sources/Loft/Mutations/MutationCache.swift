@@ -38,7 +38,7 @@ package final class MutationCache: Sendable {
             isPaused = false
             outcome = result
             task = nil
-            return (submitted.scope, submitted.mutationKey == nil ? nil : submitted.key, gcTime)
+            return (submitted.scope, MutationJournal.mayList(submitted) ? submitted.key : nil, gcTime)
         }
 
         /// The call as the listing shows it now.

@@ -44,7 +44,7 @@ package final class MutationJournal: Sendable {
     /// whenever its task writes it. Nothing is noted without a mutation key (such a call is never listed) or a
     /// persistent cache.
     package func reserve(_ info: MutationInfo) {
-        guard info.mutationKey != nil, provider() != nil else { return }
+        guard Self.mayList(info), provider() != nil else { return }
         let idempotencyKey = info.idempotencyKey
         state.withLock { state in
             state.nextPosition += 1
@@ -87,10 +87,10 @@ package final class MutationJournal: Sendable {
         }
     }
 
-    /// Takes a settled call off the list, if it is on it (only a call with a mutation key can be).
-    package func clear(_ info: MutationInfo) {
-        guard info.mutationKey != nil else { return }
-        clear(info.idempotencyKey)
+    /// Whether the journal may list a call: only one with a mutation key, which finds its fetcher again after a
+    /// restart (its defaults are registered under that key).
+    package static func mayList(_ info: MutationInfo) -> Bool {
+        info.mutationKey != nil
     }
 
     /// Takes a call off the list, if it is on it.

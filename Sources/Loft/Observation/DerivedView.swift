@@ -19,12 +19,12 @@ final class DerivedView<Value: Sendable>: Sendable {
     /// How snapshots are made, kept in a struct as `ClientContext` keeps its links: a lock whose state is a bare
     /// function type wraps the closure in one more reabstraction thunk at each `withLock`, so every remake
     /// cost more than the one before.
-    private let source = Locked<BoxMaker?>(nil)
+    private let source = Locked<SnapshotMaker?>(nil)
     private let memo: Locked<DerivedMemo>
     private let updates = CoalescedRun()
 
     /// How the owner makes its snapshots.
-    private struct BoxMaker: Sendable {
+    private struct SnapshotMaker: Sendable {
         let make: @Sendable () -> QuerySnapshot<Value>
     }
 
@@ -39,7 +39,7 @@ final class DerivedView<Value: Sendable>: Sendable {
 
     /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now.
     func derive(_ make: @escaping @Sendable () -> QuerySnapshot<Value>) {
-        source.withLock { $0 = BoxMaker(make: make) }
+        source.withLock { $0 = SnapshotMaker(make: make) }
         changed()
     }
 

@@ -48,18 +48,3 @@ package final class DirectSubject<Receiver: DirectReceiver>: Sendable {
         }
     }
 }
-
-extension DirectSubject where Receiver.Input: AnyObject {
-    /// Sends `value` to every receiver, in subscription order: an object is kept as the current value as an
-    /// object, so that a send from unspecialised generic code looks up no type.
-    @inlinable
-    package func send(_ value: Receiver.Input) {
-        let object: AnyObject & Sendable = value
-        let snapshot = registry.beginSend(object) { snapshot in
-            { Self.deliver(unsafeDowncast(object, to: Receiver.Input.self), to: snapshot) }
-        }
-        guard let snapshot else { return }
-        Self.deliver(value, to: snapshot)
-        registry.drain()
-    }
-}
