@@ -190,7 +190,8 @@ package final class MutationCache: Sendable {
     }
 
     /// Returns when the call may run: at once without a scope or as the first of its scope's line, else once
-    /// every call before it settled (shown paused meanwhile).
+    /// every call before it settled (shown paused meanwhile). `scope` is the call's as submitted, handed in so
+    /// that a call without one takes no lock here.
     ///
     /// - Throws: `CancellationError` when the call is cancelled while it waits.
     package func waitForTurn(_ id: UInt64, scope: String?) async throws {
