@@ -119,20 +119,15 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
                 return (calls.published, calls.shown)
             }
             guard let (last, next) = change else { return }
-            var sends = ViewSends(box: next.box, stateChanged: true)
+            var sends = ViewSends(box: next.box, stateChanged: true, value: next.value)
             if last.kind == next.kind, last.kind == .succeeded || last.kind == .failed {
                 // Two settled states in a row (the pending one between them was never published).
                 sends.stateChanged = !Self.showSame(last.box, next.box)
             }
-            if let value = next.value {
-                // A success after another one with the same response shows no new value.
-                if sends.stateChanged || last.kind != .succeeded {
-                    sends.value = .some(value)
-                }
-            } else if last.value != nil {
-                sends.value = .some(nil)
-            }
-            guard sends.stateChanged || sends.value != nil else { return }
+            // A success after another one with the same response shows no new value.
+            sends.valueChanged =
+                next.value == nil ? last.value != nil : sends.stateChanged || last.kind != .succeeded
+            guard sends.stateChanged || sends.valueChanged else { return }
             channel.publish(sends)
         }
     }

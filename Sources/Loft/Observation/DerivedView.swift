@@ -60,15 +60,18 @@ final class DerivedView<Value: Sendable>: Sendable {
             let lastValue = memo.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }
             if !memo.holdsValue || !areEqual(lastValue, value) {
                 let valueBox = ValueBox(value)
-                sends.value = .some(valueBox)
+                sends.value = valueBox
+                sends.valueChanged = true
                 kept.lastValue = valueBox
                 kept.holdsValue = true
+            } else {
+                sends.value = memo.lastValue
             }
         } else if memo.holdsValue {
-            sends.value = .some(nil)
+            sends.valueChanged = true
             kept.holdsValue = false
         }
-        guard sends.stateChanged || sends.value != nil || ViewChannel<Value>.differ(last.snapshot, next) else {
+        guard sends.stateChanged || sends.valueChanged || ViewChannel<Value>.differ(last.snapshot, next) else {
             return
         }
         kept.last = box

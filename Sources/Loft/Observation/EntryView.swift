@@ -96,14 +96,17 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
             let lastValue = previous.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }
             if !previous.holdsValue || (dataMoved && !areEqual(lastValue, value)) {
                 let valueBox = ValueBox(value)
-                sends.value = .some(valueBox)
+                sends.value = valueBox
+                sends.valueChanged = true
                 memo.withLock { memo in
                     memo.lastValue = valueBox
                     memo.holdsValue = true
                 }
+            } else {
+                sends.value = previous.lastValue
             }
         } else if previous.holdsValue {
-            sends.value = .some(nil)
+            sends.valueChanged = true
             memo.withLock { $0.holdsValue = false }
         }
         channel.publish(sends)

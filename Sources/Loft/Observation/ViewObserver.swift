@@ -18,10 +18,10 @@
 final class ViewObserver<Value: Sendable>: Sendable {
     private struct State: Sendable {
         var channel: ViewChannel<Value>?
-        var relays: [UInt64: any ViewRelay<Value>] = [:]
+        var relays: [UInt64: ViewRelay<Value>] = [:]
         var nextRelayID: UInt64 = 0
         /// Tells the registrar of the followed view's changes, once something read the value.
-        var tracking: Subscription?
+        var tracking: ViewRelay<Value>?
     }
 
     /// What the owner's `state` and `snapshot` read: a `SnapshotBox<Value>`.
@@ -56,17 +56,17 @@ final class ViewObserver<Value: Sendable>: Sendable {
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.
     var snapshots: AnyPublisher<QuerySnapshot<Value>, Never> {
-        ViewPublisher { [self] downstream in add(SnapshotRelay(downstream)) }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in add(.snapshots(downstream)) }.eraseToAnyPublisher()
     }
 
     /// Every change of `state`, starting with the current one.
     var statePublisher: AnyPublisher<QueryState<Value>, Never> {
-        ViewPublisher { [self] downstream in add(StateRelay(downstream)) }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in add(.states(downstream)) }.eraseToAnyPublisher()
     }
 
     /// Every new value, starting with the current one if there is one.
     var valuePublisher: AnyPublisher<Value, Never> {
-        ViewPublisher { [self] downstream in add(ValueRelay(downstream)) }.eraseToAnyPublisher()
+        ViewPublisher { [self] downstream in add(.values(downstream)) }.eraseToAnyPublisher()
     }
 
     /// Makes `channel` the one this observer shows: the value reads from it, the subscribers and the registrar
@@ -99,18 +99,18 @@ final class ViewObserver<Value: Sendable>: Sendable {
             return (state.relays.values, state.tracking)
         }
         for relay in relays { relay.close() }
-        tracking?.cancel()
+        tracking?.close()
     }
 
     /// Keeps `relay`, hands its downstream the token that removes it, and connects it to the current view;
     /// returns the token (a `sink`'s, which cancels when released).
-    private func add(_ relay: some ViewRelay<Value>) -> Subscription {
+    private func add(_ relay: ViewRelay<Value>) -> Subscription {
         let (id, channel) = state.withLock { state -> (UInt64, ViewChannel<Value>?) in
             state.nextRelayID += 1
             state.relays[state.nextRelayID] = relay
             return (state.nextRelayID, state.channel)
         }
-        let open = relay.downstream.open
+        let open = relay.open
         let token = Subscription(cancelsOnRelease: open == nil) { [weak self] in
             self?.state.withLock { _ = $0.relays.removeValue(forKey: id) }
             relay.close()
@@ -131,12 +131,14 @@ final class ViewObserver<Value: Sendable>: Sendable {
     /// Tells the registrar of every change of the current view.
     private func track() {
         guard let channel = state.withLock({ $0.channel }) else { return }
-        let value = value
-        let tracking = channel.changes.sink { value.notifyChange() }
-        let previous = state.withLock { state -> Subscription? in
+        let tracking = ViewRelay<Value>.changes(value)
+        tracking.connect(to: channel, shown: nil)
+        let previous = state.withLock { state -> ViewRelay<Value>? in
+            // Closed meanwhile: the new relay goes instead.
+            guard state.channel != nil else { return tracking }
             defer { state.tracking = tracking }
             return state.tracking
         }
-        previous?.cancel()
+        previous?.close()
     }
 }

@@ -1,45 +1,180 @@
 import Synchronization
 
-/// One subscriber of an observer's publisher, as the observer keeps it (`ViewObserver`): connected to the
-/// channel of the view the observer follows, and moved to the next view when the observer follows another. The
+/// One listener of an observer's view, as the observer keeps it (`ViewObserver`): a subscriber of one of its
+/// publishers, or the observer's observation registrar. It is connected to the channel of the view the
+/// observer follows and moved to the next view when the observer follows another. Every relay of a channel
+/// hears every publication and picks its part, so a publication is one send whatever its relays want; the
 /// channel calls it as its own class (`DirectReceiver`), so a delivery is one method call.
-protocol ViewRelay<Value>: DirectReceiver {
-    associatedtype Value: Sendable
-    /// What its downstream receives.
-    associatedtype Output: Sendable
+final class ViewRelay<Value: Sendable>: DirectReceiver {
+    /// What a relay delivers.
+    enum Part: Sendable {
+        /// Every snapshot an observer can tell from the last one.
+        case snapshots
+        /// Every changed state.
+        case states
+        /// Every new value (the data going is not one).
+        case values
+        /// Tells the registrar that the view changed: no replay, nothing else.
+        case changes
+    }
 
-    /// Where it delivers.
-    var downstream: ViewDownstream<Output> { get }
-    /// Keeps the token of the channel it is now connected to.
-    func attach(_ channel: Subscription)
-    /// Subscribes to its channel of `channel`; the channel's replay of its current value is dropped when it
-    /// shows the same as `shown`, the snapshot the observer showed before (nil: always delivered).
-    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?)
+    let part: Part
+    /// Hands a subscriber its token; nil for a `sink` (whose token is returned to the caller) and for a
+    /// registrar.
+    let open: (@Sendable (Subscription) -> Void)?
+    // Where it delivers: the closure of its part (the others do nothing). Kept as plain fields, not as an
+    // enum's payloads, so that a delivery calls one without copying it.
+    private let receiveSnapshot: @Sendable (QuerySnapshot<Value>) -> Void
+    private let receiveState: @Sendable (QueryState<Value>) -> Void
+    private let receiveValue: @Sendable (Value) -> Void
+    private let registrar: ObservedValue?
+    private let link = RelayLink()
+
+    private init(
+        _ part: Part, open: (@Sendable (Subscription) -> Void)?,
+        snapshot: @escaping @Sendable (QuerySnapshot<Value>) -> Void = { _ in },
+        state: @escaping @Sendable (QueryState<Value>) -> Void = { _ in },
+        value: @escaping @Sendable (Value) -> Void = { _ in }, registrar: ObservedValue? = nil
+    ) {
+        self.part = part
+        self.open = open
+        receiveSnapshot = snapshot
+        receiveState = state
+        receiveValue = value
+        self.registrar = registrar
+    }
+
+    /// A relay of every snapshot an observer can tell from the last one.
+    static func snapshots(_ downstream: ViewDownstream<QuerySnapshot<Value>>) -> ViewRelay {
+        ViewRelay(.snapshots, open: downstream.open, snapshot: downstream.receive)
+    }
+
+    /// A relay of every changed state.
+    static func states(_ downstream: ViewDownstream<QueryState<Value>>) -> ViewRelay {
+        ViewRelay(.states, open: downstream.open, state: downstream.receive)
+    }
+
+    /// A relay of every new value.
+    static func values(_ downstream: ViewDownstream<Value>) -> ViewRelay {
+        ViewRelay(.values, open: downstream.open, value: downstream.receive)
+    }
+
+    /// A relay that tells `registrar` of every change.
+    static func changes(_ registrar: ObservedValue) -> ViewRelay {
+        ViewRelay(.changes, open: nil, registrar: registrar)
+    }
+
+    /// Whether it relays to a subscriber (not to a registrar).
+    var isSubscribers: Bool { part != .changes }
+
+    /// Subscribes to `channel`; the channel's replay of its latest publication is dropped when it shows the
+    /// same as `shown`, the snapshot the observer showed before (nil: always delivered).
+    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
+        let replayed: (AnyObject & Sendable)?
+        switch part {
+        case .snapshots, .states, .changes: replayed = shown
+        case .values: replayed = shown.flatMap { $0.snapshot.data }.map(ValueBox.init)
+        }
+        guard link.prepareConnection(replayOf: replayed) else { return }
+        channel.publications.subscribe(self)
+    }
+
     /// Leaves the channel it is connected to (before it connects to the next one).
-    func disconnect()
-    /// Leaves the channel it is connected to, for good: it delivers nothing after this returns.
-    func close()
-    /// Delivers what `box` shows on this relay's channel (before the observer follows any view).
-    func show(_ box: SnapshotBox<Value>)
-}
+    func disconnect() { link.detach() }
 
-extension ViewRelay {
+    /// Leaves the channel it is connected to, for good: it delivers nothing after this returns.
+    func close() { link.close() }
+
+    /// Delivers what `box` shows (before the observer follows any view).
+    func show(_ box: SnapshotBox<Value>) {
+        switch part {
+        case .snapshots: receiveSnapshot(box.snapshot)
+        case .states: receiveState(box.state)
+        case .values: if let data = box.snapshot.data { receiveValue(data) }
+        case .changes: break
+        }
+    }
+
     func start(_ token: Subscription, replay: (any Sendable)?, completion: (any Sendable)?, conduit: SubjectConduit) {
-        attach(token)
-        if let value = replay as? Input, conduit.isActive { receive(value) }
+        link.attach(token)
+        guard let sends = replay as? ViewSends, conduit.isActive else { return }
+        relay(sends, isReplay: true)
+    }
+
+    func receive(_ sends: ViewSends) {
+        relay(sends, isReplay: false)
+    }
+
+    /// Delivers this relay's part of a publication; a replay (the first publication after connecting) carries
+    /// the state and the value whether or not they changed then. The common case, a relay neither moved nor
+    /// closed, delivers at once; the first publication after a move is checked apart (`deliverChecked`).
+    @inline(__always)
+    private func relay(_ sends: ViewSends, isReplay: Bool) {
+        switch part {
+        case .snapshots:
+            guard link.isPlain else { return deliverChecked(sends.box) }
+            receiveSnapshot(unsafeDowncast(sends.box, to: SnapshotBox<Value>.self).snapshot)
+        case .states:
+            guard isReplay || sends.stateChanged else { return }
+            guard link.isPlain else { return deliverChecked(sends.box) }
+            receiveState(unsafeDowncast(sends.box, to: SnapshotBox<Value>.self).state)
+        case .values:
+            guard isReplay || sends.valueChanged, sends.value != nil else { return }
+            guard link.isPlain else { return sends.value.map(deliverChecked) ?? () }
+            receiveValue(unsafeDowncast(sends.value.unsafelyUnwrapped, to: ValueBox<Value>.self).value)
+        case .changes:
+            guard !isReplay, !link.isClosed else { return }
+            registrar?.notifyChange()
+        }
+    }
+
+    /// Delivers `input` (a `SnapshotBox`, or a `ValueBox` for `.values`) unless the relay is closed, or it is
+    /// the first after a move and shows what the observer showed before it.
+    @inline(never)
+    private func deliverChecked(_ input: AnyObject & Sendable) {
+        switch part {
+        case .snapshots:
+            let box = unsafeDowncast(input, to: SnapshotBox<Value>.self)
+            guard
+                link.admits(
+                    box,
+                    isSameAsShown: {
+                        !ViewChannel<Value>.differ(
+                            unsafeDowncast($0, to: SnapshotBox<Value>.self).snapshot, box.snapshot)
+                    })
+            else { return }
+            receiveSnapshot(box.snapshot)
+        case .states:
+            let box = unsafeDowncast(input, to: SnapshotBox<Value>.self)
+            guard
+                link.admits(
+                    box, isSameAsShown: { unsafeDowncast($0, to: SnapshotBox<Value>.self).state.isSame(as: box.state) })
+            else { return }
+            receiveState(box.state)
+        case .values:
+            let box = unsafeDowncast(input, to: ValueBox<Value>.self)
+            guard
+                link.admits(
+                    box, isSameAsShown: { areEqual(unsafeDowncast($0, to: ValueBox<Value>.self).value, box.value) })
+            else { return }
+            receiveValue(box.value)
+        case .changes:
+            break
+        }
     }
 }
 
-/// The part of a relay that is the same for every channel: the upstream token, whether the relay is closed,
-/// and the check of the first value after a move. Stored inline in the relay, so a delivery reads one flag
-/// word without another object.
-struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
+/// The part of a relay that is the same for every part: the upstream token, whether the relay is closed, and
+/// the check of the first value after a move. Stored inline in the relay, so a delivery reads one flag word
+/// without another object; not generic (what was shown is kept as an object), so it looks no type up.
+struct RelayLink: ~Copyable, Sendable {
     private static var checksNextBit: UInt8 { 1 }
     private static var closedBit: UInt8 { 2 }
 
     private let upstream = Locked<Subscription?>(nil)
-    /// What the observer showed before it moved: the replay of the new channel is compared with it.
-    private let shown = Locked<Input?>(nil)
+    /// What the observer showed before it moved (a box of the relay's part): the replay of the new channel is
+    /// compared with it.
+    private let shown = Locked<(AnyObject & Sendable)?>(nil)
     private let flags = Atomic<UInt8>(0)
 
     /// Keeps the token of the channel now connected; cancels it at once when the relay is closed.
@@ -54,7 +189,7 @@ struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
 
     /// Prepares a connection to a new channel, whose replay is compared with `shown`; false when the relay is
     /// closed and must not connect.
-    func prepareConnection(replayOf shown: Input?) -> Bool {
+    func prepareConnection(replayOf shown: (AnyObject & Sendable)?) -> Bool {
         guard !isClosed else { return false }
         guard let shown else { return true }
         self.shown.withLock { $0 = shown }
@@ -62,19 +197,24 @@ struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
         return true
     }
 
-    /// Whether `input` must be delivered: true but for the replay of what was already shown, and nothing once
-    /// the relay is closed.
+    /// Whether the relay delivers everything: neither closed nor checking the first value after a move.
     @inline(__always)
-    func admits(_ input: Input, isSame: (Input, Input) -> Bool) -> Bool {
+    var isPlain: Bool {
+        flags.load(ordering: .acquiring) == 0
+    }
+
+    /// Whether `input` must be delivered: true but for the replay of what was already shown (`isSameAsShown`
+    /// tells, given what was shown), and nothing once the relay is closed.
+    func admits(_ input: AnyObject & Sendable, isSameAsShown: (AnyObject & Sendable) -> Bool) -> Bool {
         let current = flags.load(ordering: .acquiring)
         guard current != 0 else { return true }
         guard current & Self.closedBit == 0 else { return false }
         flags.bitwiseAnd(~Self.checksNextBit, ordering: .releasing)
-        let shown = shown.withLock { shown -> Input? in
+        let shown = shown.withLock { shown -> (AnyObject & Sendable)? in
             defer { shown = nil }
             return shown
         }
-        return shown.map { !isSame($0, input) } ?? true
+        return shown.map { !isSameAsShown($0) } ?? true
     }
 
     /// Whether the relay was closed.
@@ -94,88 +234,5 @@ struct RelayLink<Input: AnyObject & Sendable>: ~Copyable, Sendable {
             defer { upstream = nil }
             return upstream
         }?.cancel()
-    }
-}
-
-/// The relay of a snapshot publisher.
-final class SnapshotRelay<Value: Sendable>: ViewRelay {
-    let downstream: ViewDownstream<QuerySnapshot<Value>>
-    private let link = RelayLink<SnapshotBox<Value>>()
-
-    init(_ downstream: ViewDownstream<QuerySnapshot<Value>>) {
-        self.downstream = downstream
-    }
-
-    func show(_ box: SnapshotBox<Value>) { downstream.receive(box.snapshot) }
-    func disconnect() { link.detach() }
-    func close() { link.close() }
-    func attach(_ channel: Subscription) { link.attach(channel) }
-
-    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
-        guard link.prepareConnection(replayOf: shown) else { return }
-        channel.snapshots.subscribe(self)
-    }
-
-    func receive(_ box: SnapshotBox<Value>) {
-        guard link.admits(box, isSame: { !ViewChannel<Value>.differ($0.snapshot, $1.snapshot) }) else { return }
-        downstream.receive(box.snapshot)
-    }
-}
-
-/// The relay of a state publisher.
-final class StateRelay<Value: Sendable>: ViewRelay {
-    let downstream: ViewDownstream<QueryState<Value>>
-    private let link = RelayLink<SnapshotBox<Value>>()
-
-    init(_ downstream: ViewDownstream<QueryState<Value>>) {
-        self.downstream = downstream
-    }
-
-    func show(_ box: SnapshotBox<Value>) { downstream.receive(box.state) }
-    func disconnect() { link.detach() }
-    func close() { link.close() }
-    func attach(_ channel: Subscription) { link.attach(channel) }
-
-    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
-        guard link.prepareConnection(replayOf: shown) else { return }
-        channel.states.subscribe(self)
-    }
-
-    func receive(_ box: SnapshotBox<Value>) {
-        guard link.admits(box, isSame: { $0.state.isSame(as: $1.state) }) else { return }
-        downstream.receive(box.state)
-    }
-}
-
-/// The relay of a value publisher: the channel's nil (the data went) is not a value.
-final class ValueRelay<Value: Sendable>: ViewRelay {
-    let downstream: ViewDownstream<Value>
-    private let link = RelayLink<ValueBox<Value>>()
-
-    init(_ downstream: ViewDownstream<Value>) {
-        self.downstream = downstream
-    }
-
-    func disconnect() { link.detach() }
-    func close() { link.close() }
-    func attach(_ channel: Subscription) { link.attach(channel) }
-
-    func show(_ box: SnapshotBox<Value>) {
-        if let data = box.snapshot.data { downstream.receive(data) }
-    }
-
-    func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
-        guard link.prepareConnection(replayOf: shown.flatMap { $0.snapshot.data }.map(ValueBox.init)) else { return }
-        channel.values.subscribe(self)
-    }
-
-    func receive(_ input: borrowing ValueBox<Value>?) {
-        switch input {
-        case .some(let box):
-            guard link.admits(box, isSame: { areEqual($0.value, $1.value) }) else { return }
-            downstream.receive(box.value)
-        case .none:
-            return
-        }
     }
 }

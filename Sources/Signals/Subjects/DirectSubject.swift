@@ -40,6 +40,15 @@ package final class DirectSubject<Receiver: DirectReceiver>: Sendable {
     @inlinable
     package var subscriberCount: Int { registry.subscriberCount }
 
+    /// The receivers attached now, in subscription order (for tests).
+    @inlinable
+    package var receivers: [Receiver] {
+        registry.state.withLock { $0.subscribers.snapshot }.compactMap { conduit in
+            guard let conduit, conduit.isActive else { return nil }
+            return unsafeDowncast(conduit.box, to: Receiver.self)
+        }
+    }
+
     @inlinable
     static func deliver(_ value: Receiver.Input, to snapshot: [SubjectConduit?]) {
         for conduit in snapshot {
