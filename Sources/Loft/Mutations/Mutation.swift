@@ -32,7 +32,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public let client: QueryClient
     /// The callbacks, retries, scope and network behaviour.
     public let options: MutationOptions<Request, Response>
-    private let fetcher: CallFetcher
+    private let fetcher: MutationFetcher<Request, Response>
     /// The options erased, for the calls' runs.
     private let steps: MutationSteps
     private let calls: Locked<LatestCall>
@@ -57,17 +57,23 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
     ) {
-        self.init(client: client, options: options) { request, _ in try await fetcher(request) }
+        self.init(client: client, options: options, fetcher: .request(fetcher))
     }
 
     /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
     /// and restarts: send it to the server so that it can drop a duplicate).
     ///
     /// - Parameters: as `init(client:options:fetcher:)`.
-    public init(
+    public convenience init(
         client: QueryClient = .shared,
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping CallFetcher
+    ) {
+        self.init(client: client, options: options, fetcher: .call(fetcher))
+    }
+
+    private init(
+        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: MutationFetcher<Request, Response>
     ) {
         self.client = client
         self.options = options
@@ -251,8 +257,12 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             calls.pending.insert(id)
         }
         publish()
-        let fetcher = fetcher
-        let send: @Sendable (MutationCall) async throws -> any Sendable = { call in try await fetcher(request, call) }
+        // The user's fetcher is called straight from the call's closure: one async frame less per call.
+        let send: @Sendable (MutationCall) async throws -> any Sendable
+        switch fetcher {
+        case .request(let fetcher): send = { _ in try await fetcher(request) }
+        case .call(let fetcher): send = { call in try await fetcher(request, call) }
+        }
         var erasedOnSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
         if let onSuccess {
             erasedOnSuccess = { response, invalidate in
@@ -316,4 +326,10 @@ private struct MutationShowing: Sendable {
         self.box = box
         self.value = value
     }
+}
+
+/// A mutation's fetcher as it was given: with the request alone, or with the call too.
+private enum MutationFetcher<Request: Sendable, Response: Sendable>: Sendable {
+    case request(Mutation<Request, Response>.Fetcher)
+    case call(Mutation<Request, Response>.CallFetcher)
 }

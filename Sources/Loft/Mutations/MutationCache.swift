@@ -189,13 +189,13 @@ package final class MutationCache: Sendable {
         if let changed { context.emit(.mutation(.updated(changed.info))) }
     }
 
-    /// Returns when the call may run: at once without a scope or as the first of its scope's line, else once
-    /// every call before it settled (shown paused meanwhile). `scope` is the call's as submitted, handed in so
-    /// that a call without one takes no lock here.
+    /// Returns when the scoped call may run: at once as the first of its scope's line, else once every call
+    /// before it settled (shown paused meanwhile). `scope` is the call's as submitted; a call without one
+    /// never waits, and does not call this (an async call costs a frame and an executor check).
     ///
     /// - Throws: `CancellationError` when the call is cancelled while it waits.
-    package func waitForTurn(_ id: UInt64, scope: String?) async throws {
-        guard let scope, state.withLock({ $0.lines[scope]?.first != id }) else { return }
+    package func waitForTurn(_ id: UInt64, scope: String) async throws {
+        guard state.withLock({ $0.lines[scope]?.first != id }) else { return }
         update(id, isPaused: true)
         try await context.tracker.suspend { resume in
             let isFirst = state.withLock { state -> Bool in

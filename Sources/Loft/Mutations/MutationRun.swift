@@ -34,7 +34,7 @@ struct MutationRun: Sendable {
             }
             // Saved before it is first sent, so that a restart sends it again: at least once.
             cache.journal.write(submitted)
-            try await cache.waitForTurn(id, scope: submitted.scope)
+            if let scope = submitted.scope { try await cache.waitForTurn(id, scope: scope) }
             outcome = await attempt(MutationCall(id: id, key: submitted.key))
         } catch is CancellationError {
             outcome = .failure(MutationError.cancelled(id: id))
