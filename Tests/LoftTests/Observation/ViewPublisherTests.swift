@@ -1,4 +1,5 @@
 import LoftTesting
+import Observation
 import Signals
 import Testing
 
@@ -81,5 +82,37 @@ private final class TokenKeeper: Subscriber, Sendable {
 
     func cancel() {
         state.withLock { $0.token }?.cancel()
+    }
+
+    @Test("one publication reaches each kind of listener with its part, and tells the registrar once")
+    func eachListenerGetsItsPart() async {
+        let harness = Harness()
+        harness.client.setQueryData(1, for: "k")
+        let fetcher = ScriptedFetcher<Void, Int>(.hang())
+        let query = Query<Void, Int>(key: "k", options: QueryOptions(staleTime: .infinity), client: harness.client) {
+            try await fetcher.fetch(())
+        }
+        let snapshots = PublisherRecorder(query.snapshotPublisher)
+        let states = PublisherRecorder(query.statePublisher)
+        let values = PublisherRecorder(query.valuePublisher)
+        let told = Locked(0)
+        withObservationTracking {
+            _ = query.state
+        } onChange: {
+            told.withLock { $0 += 1 }
+        }
+        #expect(told.withLock { $0 } == 0)
+        query.refetch()
+        await fetcher.waitForCalls(1)
+        // Fetching changes the snapshot, not the state (the data shows) nor the value.
+        #expect(snapshots.values.map(\.isFetching) == [false, true])
+        #expect(states.values.count == 1)
+        #expect(values.values == [1])
+        #expect(told.withLock { $0 } == 1)
+        fetcher.release(returning: 2)
+        await harness.client.waitUntilIdle()
+        #expect(snapshots.values.map(\.data) == [1, 1, 2])
+        #expect(states.values.map(\.value) == [1, 2])
+        #expect(values.values == [1, 2])
     }
 }
