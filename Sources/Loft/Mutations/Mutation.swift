@@ -33,6 +33,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// The callbacks, retries, scope and network behaviour.
     public let options: MutationOptions<Request, Response>
     private let fetcher: MutationFetcher<Request, Response>
+    /// Makes the boxes a successful call shows (see `successBoxes(_:)`).
+    private let succeeded: SuccessBoxes
     /// The options erased, for the calls' runs.
     private let steps: MutationSteps
     private let calls: Locked<LatestCall>
@@ -52,32 +54,56 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     ///   - client: the cache whose queries it invalidates. Default `QueryClient.shared`.
     ///   - options: callbacks, retries, scope. Default: none, no retry, no scope, paused while offline.
     ///   - fetcher: performs the change on the server.
+    @inlinable
     public convenience init(
         client: QueryClient = .shared,
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
     ) {
-        self.init(client: client, options: options, fetcher: .request(fetcher))
+        self.init(client: client, options: options, fetcher: .request(fetcher), succeeded: Self.successBoxes)
     }
 
     /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
     /// and restarts: send it to the server so that it can drop a duplicate).
     ///
     /// - Parameters: as `init(client:options:fetcher:)`.
+    @inlinable
     public convenience init(
         client: QueryClient = .shared,
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping CallFetcher
     ) {
-        self.init(client: client, options: options, fetcher: .call(fetcher))
+        self.init(client: client, options: options, fetcher: .call(fetcher), succeeded: Self.successBoxes)
     }
 
-    private init(
-        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: MutationFetcher<Request, Response>
+    /// What a successful call shows, given its response: the state's box and the value's box; nil for a
+    /// response of another type, which never comes (only a call's response becomes the state).
+    @usableFromInline
+    typealias SuccessBoxes =
+        @Sendable (_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)?
+
+    /// The boxes a successful call shows. The public initialisers are inlinable and hand this function over
+    /// from the module that makes the mutation, where it runs specialised for `Response`: in Loft's generic
+    /// code, making the two boxes looked four types up at run time on every call.
+    @inlinable
+    static func successBoxes(_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)? {
+        guard let response = response as? Response else { return nil }
+        return (SnapshotBox(key: snapshotKey, showing: .succeed(response)), ValueBox(response))
+    }
+
+    /// The key of a mutation's snapshots (a mutation has no cache entry).
+    @usableFromInline
+    static var snapshotKey: QueryKey { mutationSnapshotKey }
+
+    @usableFromInline
+    init(
+        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: MutationFetcher<Request, Response>,
+        succeeded: @escaping SuccessBoxes
     ) {
         self.client = client
         self.options = options
         self.fetcher = fetcher
+        self.succeeded = succeeded
         steps = options.steps
         // Made once: most changes are to these two.
         let idle = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .idle)
@@ -91,17 +117,13 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// What a settled call's state shows. Nil for a response of another type, which never comes (only a call's
     /// response becomes the state).
-    private static func showing(_ result: Result<any Sendable, any Error>) -> MutationShowing? {
+    private func showing(_ result: Result<any Sendable, any Error>) -> MutationShowing? {
         switch result {
         case .failure(let error):
             return MutationShowing(
                 .failed, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .failed(error)))
-        case .success(let response as Response):
-            return MutationShowing(
-                .succeeded, box: SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response)),
-                value: ValueBox(response))
-        case .success:
-            return nil
+        case .success(let response):
+            return succeeded(response).map { MutationShowing(.succeeded, box: $0.box, value: $0.value) }
         }
     }
 
@@ -274,7 +296,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn { [self] in
             let result = await run.perform()
-            let settled = Self.showing(result)
+            let settled = showing(result)
             let isLatest = calls.withLock { calls -> Bool in
                 calls.pending.remove(id)
                 guard calls.latest == id, let settled else { return false }
@@ -329,7 +351,8 @@ private struct MutationShowing: Sendable {
 }
 
 /// A mutation's fetcher as it was given: with the request alone, or with the call too.
-private enum MutationFetcher<Request: Sendable, Response: Sendable>: Sendable {
+@usableFromInline
+enum MutationFetcher<Request: Sendable, Response: Sendable>: Sendable {
     case request(Mutation<Request, Response>.Fetcher)
     case call(Mutation<Request, Response>.CallFetcher)
 }

@@ -14,7 +14,7 @@ final class SnapshotBox<Value: Sendable>: Sendable {
     /// A box showing `state` alone, with no other field to tell (a mutation's): its snapshot is made from it.
     /// Inlined, with the snapshot's initialisers, into the code that makes it: unspecialised generic code looks
     /// the types it uses up once per function, so one function instead of three looks them up once.
-    @inline(__always)
+    @inlinable @inline(__always)
     init(key: QueryKey, showing state: QueryState<Value>) {
         snapshot = QuerySnapshot(key: key, showing: state)
         self.state = state
@@ -22,9 +22,11 @@ final class SnapshotBox<Value: Sendable>: Sendable {
 }
 
 /// A value a view sends to its value subscribers (nil, the data went, is no value).
+@usableFromInline
 final class ValueBox<Value: Sendable>: Sendable {
-    let value: Value
+    @usableFromInline let value: Value
 
+    @inlinable
     init(_ value: Value) {
         self.value = value
     }

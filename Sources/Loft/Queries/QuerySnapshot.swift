@@ -83,7 +83,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
 
     /// A snapshot of `key` that shows `state`: its value as data, its error with the status `.error`, and
     /// `.loading` as a fetch in flight. For what is not a cache entry (a mutation's latest call).
-    @inline(__always)
+    @inlinable @inline(__always)
     package init(key: QueryKey, showing state: QueryState<Value>) {
         // One initialiser call per case, not a tuple of the fields: in unspecialised generic code a tuple of
         // generic fields is a type the runtime looks up on every call.
