@@ -1,13 +1,14 @@
 /// One call of a `Mutation` from its `onMutate` to its settlement: the order of the callbacks, the wait for
 /// the scope, the request through the retryer, and what the call's outcome is when a callback throws. Not
-/// generic: the mutation hands it its steps erased (`MutationSteps`) and the request in a closure.
+/// generic: the mutation hands it its steps erased (`MutationSteps`) and the request in a closure. A class, so
+/// that the call's task holds it by reference instead of copying the listing and the steps it carries.
 ///
 /// **Behavior**
 /// - The client's callbacks run before the mutation's of the same name; see `MutationOptions` for the order.
 /// - A throwing callback does not stop the ones after it; the call settles with the first callback error.
 /// - The options' `invalidates` runs after the callbacks, with the request's own outcome.
 /// - The call settles in the client's mutation cache only after every callback ran, which frees its scope.
-struct MutationRun: Sendable {
+final class MutationRun: Sendable {
     /// The call as the mutation cache listed it when it was submitted.
     let submitted: MutationInfo
     /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
@@ -18,6 +19,19 @@ struct MutationRun: Sendable {
     let send: @Sendable (MutationCall) async throws -> any Sendable
     /// The `onSuccess` given to `execute(with:onSuccess:)`, if any.
     let onSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
+
+    init(
+        submitted: MutationInfo, isRestored: Bool, client: QueryClient, steps: MutationSteps,
+        send: @escaping @Sendable (MutationCall) async throws -> any Sendable,
+        onSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
+    ) {
+        self.submitted = submitted
+        self.isRestored = isRestored
+        self.client = client
+        self.steps = steps
+        self.send = send
+        self.onSuccess = onSuccess
+    }
 
     private var id: UInt64 { submitted.id }
     private var request: any Sendable { submitted.request }

@@ -84,8 +84,8 @@ final class DerivedView<Value: Sendable>: Sendable {
 private struct DerivedMemo: Sendable {
     /// The last snapshot's box (a `SnapshotBox<Value>`).
     var last: AnyObject & Sendable
-    /// The last value `values` sent (a `ValueBox<Value>`), and whether the channel holds it (false after the
-    /// data went).
+    /// The last new value published (a `ValueBox<Value>`), and whether the view shows it (false after the data
+    /// went).
     var lastValue: (AnyObject & Sendable)?
     var holdsValue = false
 }

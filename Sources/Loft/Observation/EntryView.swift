@@ -178,8 +178,8 @@ private struct ViewMemo: Sendable {
     /// the view's life.
     var placeholder: (AnyObject & Sendable)?
     var madePlaceholder = false
-    /// The last value `values` sent (a `ValueBox<Value>`), and whether the subject holds it (false after
-    /// the data went).
+    /// The last new value published (a `ValueBox<Value>`), and whether the view shows it (false after the
+    /// data went).
     var lastValue: (AnyObject & Sendable)?
     var holdsValue = false
     /// The token of the view's place among the entry's listeners.
