@@ -97,9 +97,8 @@ final class MutationRun: Sendable {
     /// The request through the client's retryer, reporting pauses and failed attempts to the mutation cache.
     private func attempt(_ call: MutationCall) async -> Result<any Sendable, any Error> {
         let (cache, id, send) = (client.mutationCache, id, send)
-        let retryer = Retryer(
-            policy: steps.retry, networkMode: steps.networkMode, pausesWhenUnfocused: false, context: client.context)
-        let outcome = await retryer.run(
+        let outcome = await Retryer.run(
+            policy: steps.retry, networkMode: steps.networkMode, context: client.context,
             reporting: { progress in
                 switch progress {
                 case .retrying(let failureCount, _): cache.update(id, failureCount: failureCount)

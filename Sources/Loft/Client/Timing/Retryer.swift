@@ -59,12 +59,33 @@ package final class Retryer: Sendable {
     package func run<Value: Sendable>(
         reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
-        let (networkMode, pausesWhenUnfocused) = (networkMode, pausesWhenUnfocused)
+        await Self.run(
+            policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused, context: context,
+            isRetryCancelled: { self.isCancelled }, reporting: report, attempt)
+    }
+
+    /// Runs `attempt` as `run(reporting:_:)` does, for a run that nothing cancels but its task: no retryer
+    /// object is made (a mutation's call, which has no observers to leave).
+    @inline(__always)
+    package static func run<Value: Sendable>(
+        policy: RetryPolicy, networkMode: NetworkMode, context: ClientContext,
+        reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
+    ) async -> Outcome<Value> {
+        await run(
+            policy: policy, networkMode: networkMode, pausesWhenUnfocused: false, context: context,
+            isRetryCancelled: { false }, reporting: report, attempt)
+    }
+
+    private static func run<Value: Sendable>(
+        policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, context: ClientContext,
+        isRetryCancelled isCancelled: () -> Bool, reporting report: @Sendable (Progress) -> Void,
+        _ attempt: @Sendable () async throws -> Value
+    ) async -> Outcome<Value> {
         var failures = 0
         do {
             // Checked before a closure is made to wait with: most runs start at once.
             if !networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
-                try await wait(report) { networkMode.canStart(isOnline: $0.isOnline) }
+                try await wait(report, context: context) { networkMode.canStart(isOnline: $0.isOnline) }
             }
             while true {
                 do {
@@ -72,19 +93,19 @@ package final class Retryer: Sendable {
                 } catch {
                     if Task.isCancelled { return .cancelled }
                     failures += 1
-                    guard !isCancelled, let delay = policy.delayBeforeRetry(failures, error) else {
+                    guard !isCancelled(), let delay = policy.delayBeforeRetry(failures, error) else {
                         return .failure(error, failureCount: failures)
                     }
                     report(.retrying(failureCount: failures, error: error))
-                    try await backOff(delay)
-                    if !isCancelled {
-                        try await wait(report) {
+                    try await backOff(delay, context: context)
+                    if !isCancelled() {
+                        try await wait(report, context: context) {
                             networkMode.canContinue(
                                 isOnline: $0.isOnline, isFocused: $0.isFocused,
                                 pausesWhenUnfocused: pausesWhenUnfocused)
                         }
                     }
-                    if isCancelled { return .failure(error, failureCount: failures) }
+                    if isCancelled() { return .failure(error, failureCount: failures) }
                 }
             }
         } catch {
@@ -96,7 +117,7 @@ package final class Retryer: Sendable {
         isRetryCancelled.load(ordering: .acquiring)
     }
 
-    private func backOff(_ delay: Duration) async throws {
+    private static func backOff(_ delay: Duration, context: ClientContext) async throws {
         let timers = context.timers
         // A key of its own per back-off (most runs never back off, and make none).
         let timer = TimerQueue.Key(owner: timers.makeOwner(), kind: 0)
@@ -108,8 +129,8 @@ package final class Retryer: Sendable {
     }
 
     /// Returns at once when `condition` holds; else pauses (reported) until it does.
-    private func wait(
-        _ report: @Sendable (Progress) -> Void,
+    private static func wait(
+        _ report: @Sendable (Progress) -> Void, context: ClientContext,
         until condition: @escaping @Sendable (ClientEnvironment.Conditions) -> Bool
     ) async throws {
         guard !condition(context.environment.conditions) else { return }
