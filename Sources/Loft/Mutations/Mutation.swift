@@ -15,6 +15,10 @@
 ///   scope, or paused offline: `isPaused`), then `.succeed(response)` or `.failed(error)` once every
 ///   callback ran (see `MutationOptions` for their order and for throwing callbacks). With calls that overlap,
 ///   the state follows the latest call.
+/// - `mutate` starts its call on the thread of the task that awaits it, where it runs until it first suspends
+///   (`Task.immediate`, on Linux and on Apple systems of 2025 on; a task of its own before them): a call whose
+///   fetcher answers at once ends without waking another thread. `execute` starts its call in a task of its
+///   own, so that it returns at once.
 /// - Calls with the same `scope` run one at a time in submission order; a failed or cancelled call lets the
 ///   next one run.
 /// - With `networkMode .online` (the default) a call submitted offline waits, paused, for the network.
@@ -221,7 +225,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     ///   task awaiting `mutate` cancels the call).
     @discardableResult
     public func mutate(_ request: Request) async throws -> Response {
-        let (id, task) = start(request, onSuccess: nil)
+        // The call starts on this thread, which awaits it next (an immediate fetcher's call ends before it
+        // is awaited).
+        let (id, task) = start(request, immediately: true, onSuccess: nil)
         let cache = client.mutationCache
         let result = await withTaskCancellationHandler {
             await task.value
@@ -264,7 +270,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// outcome.
     @discardableResult
     private func start(
-        _ request: Request, restoring record: MutationRecord? = nil,
+        _ request: Request, restoring record: MutationRecord? = nil, immediately: Bool = false,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
     ) -> (id: UInt64, task: Task<Result<any Sendable, any Error>, Never>) {
         let cache = client.mutationCache
@@ -294,7 +300,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         let run = MutationRun(
             submitted: submitted, isRestored: record != nil, client: client, steps: steps, send: send,
             onSuccess: erasedOnSuccess)
-        let task = client.context.tracker.spawn { [self] in
+        let task = client.context.tracker.spawn(immediately: immediately) { [self] in
             let result = await run.perform()
             let settled = showing(result)
             let isLatest = calls.withLock { calls -> Bool in

@@ -15,7 +15,9 @@ package final class MutationCache: Sendable {
     /// A call as listed: what was submitted, and what changed since, changed in place (a listing is made only
     /// when asked for).
     private struct Record: Sendable {
-        let submitted: MutationInfo
+        /// What was submitted, behind a reference: a record stays small, so that the dictionary of records
+        /// moves little when it grows (it holds every call until `gcTime` after it settled).
+        private let call: SubmittedCall
         let gcTime: GCTime
         var status = MutationStatus.pending
         var isPaused = false
@@ -25,9 +27,12 @@ package final class MutationCache: Sendable {
         var isCancelled = false
 
         init(_ submitted: MutationInfo, gcTime: GCTime) {
-            self.submitted = submitted
+            call = SubmittedCall(submitted)
             self.gcTime = gcTime
         }
+
+        /// The call as it was submitted.
+        var submitted: MutationInfo { call.info }
 
         /// Records the call's outcome; returns its scope, its idempotency key if the journal may list it, and
         /// how long it stays listed.
@@ -162,10 +167,14 @@ package final class MutationCache: Sendable {
         return info
     }
 
-    /// Gives the call the task that runs it; cancels it at once when the call was cancelled before.
+    /// Gives the call the task that runs it; cancels it at once when the call was cancelled before. A call
+    /// that already settled (its task ran before this) does not keep it: a finished task holds its memory
+    /// until released, and the listing stays until `gcTime` after settling.
     package func attach(_ task: Task<Result<any Sendable, any Error>, Never>, to id: UInt64) {
         let isCancelled = state.withLock { state -> Bool in
-            guard let index = state.records.index(forKey: id) else { return false }
+            guard let index = state.records.index(forKey: id), state.records.values[index].status == .pending else {
+                return false
+            }
             state.records.values[index].task = task
             return state.records.values[index].isCancelled
         }
@@ -249,6 +258,11 @@ package final class MutationCache: Sendable {
         let ids = infos(matching: filter).filter { $0.status == .pending }.map(\.id)
         for id in ids { cancel(id) }
         return ids.count
+    }
+
+    /// How many calls hold their task now (for tests): pending ones only.
+    package var heldTaskCount: Int {
+        state.withLock { $0.records.values.count { $0.task != nil } }
     }
 
     /// Cancels the call `id` if it is pending.
@@ -345,5 +359,14 @@ extension MutationInfo {
             isPaused: isPaused, failureCount: failureCount, submittedAt: submittedAt,
             response: response ?? self.response, error: error ?? self.error, meta: meta,
             key: key)
+    }
+}
+
+/// A call's listing as it was submitted, kept by reference in the mutation cache's record.
+private final class SubmittedCall: Sendable {
+    let info: MutationInfo
+
+    init(_ info: MutationInfo) {
+        self.info = info
     }
 }

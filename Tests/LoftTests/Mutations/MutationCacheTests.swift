@@ -212,4 +212,22 @@ import Testing
         #expect(!online.isPaused)
     }
 
+    @Test("a call holds its task while pending only, also when it settled before its task was handed over")
+    func tasksAreHeldWhilePendingOnly() async throws {
+        let harness = Harness()
+        let cache = harness.client.mutationCache
+        // An immediate fetcher's call ends inside `mutate` before its task is handed to the cache.
+        let double = Mutation<Int, Int>(client: harness.client) { $0 * 2 }
+        for request in 1...3 { _ = try await double.mutate(request) }
+        #expect(cache.heldTaskCount == 0)
+        let fetcher = ScriptedFetcher<Int, Int>(.hang())
+        let slow = Mutation<Int, Int>(client: harness.client, fetcher: fetcher.fetch)
+        slow.execute(with: 1)
+        await fetcher.waitForCalls(1)
+        #expect(cache.heldTaskCount == 1)
+        fetcher.release(returning: 2)
+        await harness.client.waitUntilIdle()
+        #expect(cache.heldTaskCount == 0)
+        #expect(harness.client.mutations().map(\.status) == [.success, .success, .success, .success])
+    }
 }

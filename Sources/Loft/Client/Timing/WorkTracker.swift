@@ -17,15 +17,26 @@ package final class WorkTracker: Sendable {
     package init() {}
 
     /// Starts `operation` in a new task, counted as busy until it ends; the task's value is the operation's.
+    ///
+    /// With `immediately`, the task starts on the calling thread and runs there until it first suspends
+    /// (`Task.immediate`), when the caller runs on the global executor, as `mutate`'s caller does: a caller
+    /// that awaits the task next then wakes no other thread to start it, nor to be resumed by it when the
+    /// operation never suspends. A caller on another executor (the main actor) gets the task enqueued, as
+    /// without it.
     @discardableResult
-    package func spawn<Success: Sendable>(_ operation: @escaping @Sendable () async -> Success) -> Task<Success, Never>
-    {
+    package func spawn<Success: Sendable>(
+        immediately: Bool = false, _ operation: @escaping @Sendable () async -> Success
+    ) -> Task<Success, Never> {
         markBusy()
-        return Task {
+        let body: @Sendable () async -> Success = {
             let value = await operation()
             self.markIdle()
             return value
         }
+        if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate(operation: body)
+        }
+        return Task(operation: body)
     }
 
     /// Suspends the calling tracked task until the wake-up that `arm` registers calls its `resume`; the task
