@@ -228,11 +228,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         // The call starts on this thread, which awaits it next (an immediate fetcher's call ends before it
         // is awaited).
         let (id, task) = start(request, immediately: true, onSuccess: nil)
-        let cache = client.mutationCache
-        let result = await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            cache.cancel(id)
+        let result: Result<any Sendable, any Error>
+        if calls.withLock({ $0.pending.contains(id) }) {
+            let cache = client.mutationCache
+            result = await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                cache.cancel(id)
+            }
+        } else {
+            // Settled already: nothing is left to cancel.
+            result = await task.value
         }
         switch result {
         case .success(let response as Response):

@@ -36,6 +36,7 @@ final class MutationRun: Sendable {
     private var id: UInt64 { submitted.id }
     private var request: any Sendable { submitted.request }
 
+    @inline(__always)
     func perform() async -> Result<any Sendable, any Error> {
         let cache = client.mutationCache
         let global = cache.callbacks
@@ -95,6 +96,7 @@ final class MutationRun: Sendable {
     }
 
     /// The request through the client's retryer, reporting pauses and failed attempts to the mutation cache.
+    @inline(__always)
     private func attempt(_ call: MutationCall) async -> Result<any Sendable, any Error> {
         let (cache, id, send) = (client.mutationCache, id, send)
         let outcome = await Retryer.run(
