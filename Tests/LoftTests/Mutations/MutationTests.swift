@@ -84,6 +84,36 @@ import Testing
         #expect(harness.client.isMutating() == 0)
     }
 
+    @Test(
+        "a call that settles while the success before it is published shows once, after it (unless equal)",
+        arguments: [
+            (2, ["idle", "loading", "succeed(1)", "succeed(2)"], [1, 2]), (1, ["idle", "loading", "succeed(1)"], [1]),
+        ])
+    func callSettledDuringAPublication(second: Int, states expectedStates: [String], values expectedValues: [Int])
+        async throws
+    {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
+        let harness = Harness()
+        let mutation = Mutation<Int, Int>(client: harness.client) { $0 }
+        let values = PublisherRecorder(mutation.valuePublisher)
+        let states = Locked<[String]>([])
+        let started = Locked(false)
+        // While the first success is delivered, a second call starts and ends on the same thread
+        // (`Task.immediate`, as `mutate` runs an immediate fetcher): its pending state is never published.
+        let subscription = mutation.statePublisher.sink { state in
+            states.withLock { $0.append("\(state)") }
+            guard state.value == 1, !started.withLock({ $0 }) else { return }
+            started.withLock { $0 = true }
+            Task.immediate { _ = try? await mutation.mutate(second) }
+        }
+        #expect(try await mutation.mutate(1) == 1)
+        await harness.client.waitUntilIdle()
+        subscription.cancel()
+        #expect(states.withLock { $0 } == expectedStates)
+        #expect(values.values == expectedValues)
+        #expect(harness.client.mutations().map(\.status) == [.success, .success])
+    }
+
     @Test("with overlapping calls the state follows the latest; reset shows idle and drops the calls before it")
     func latestCallWins() async throws {
         let harness = Harness()
