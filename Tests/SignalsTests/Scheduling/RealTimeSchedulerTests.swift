@@ -21,26 +21,48 @@ import Testing
     @Test("a dispatch queue runs scheduled work on itself, delayed work in deadline order")
     func dispatchQueue() async {
         let queue = DispatchQueue(label: "scheduler-test")
-        let log = await withCheckedContinuation { continuation in
-            let log = Box<[String]>([])
-            queue.schedule(after: .milliseconds(20)) {
-                log.mutate { $0.append("later") }
-                continuation.resume(returning: log.value)
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let log = Locked<[String]>([])
+        let scheduling = Locked<Duration>(.zero)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let remaining = Locked(2)
+            let ran: @Sendable (String) -> Void = { name in
+                let onQueue = DispatchQueue.getSpecific(key: key) == true
+                log.withLock { $0.append(onQueue ? name : "\(name) elsewhere") }
+                if remaining.withLock({ count in
+                    count -= 1
+                    return count
+                }) == 0 {
+                    continuation.resume()
+                }
             }
-            queue.schedule { log.mutate { $0.append("now") } }
+            let start = queue.now
+            queue.schedule(after: .milliseconds(20)) { ran("later") }
+            queue.schedule { ran("now") }
+            scheduling.withLock { $0 = queue.now - start }
         }
-        #expect(log == ["now", "later"])
+        // "now" is due first unless this thread stalled for the whole delay between the two calls.
+        if scheduling.withLock({ $0 }) < .milliseconds(20) {
+            #expect(log.withLock { $0 } == ["now", "later"])
+        } else {
+            #expect(log.withLock { $0 }.sorted() == ["later", "now"])
+        }
     }
 
     @Test("a cancelled dispatch action does not run")
     func dispatchCancel() async {
         let queue = DispatchQueue(label: "scheduler-cancel")
-        let ran = Box(false)
-        queue.schedule(after: .milliseconds(1)) { ran.value = true }.cancel()
+        let ran = Locked(false)
+        // Held while the action is scheduled and cancelled, so that a stall of this thread cannot let it run
+        // first (its block checks the cancellation when it runs).
+        queue.suspend()
+        queue.schedule(after: .milliseconds(1)) { ran.withLock { $0 = true } }.cancel()
+        queue.resume()
         await withCheckedContinuation { continuation in
             queue.schedule(after: .milliseconds(10)) { continuation.resume() }
         }
-        #expect(ran.value == false)
+        #expect(ran.withLock { $0 } == false)
     }
 
     @Test("the main-queue scheduler runs its work on the main queue")
