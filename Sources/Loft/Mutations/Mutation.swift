@@ -92,12 +92,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     @inlinable
     static func successBoxes(_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)? {
         guard let response = response as? Response else { return nil }
-        return (SnapshotBox(key: snapshotKey, showing: .succeed(response)), ValueBox(response))
+        return (SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response)), ValueBox(response))
     }
-
-    /// The key of a mutation's snapshots (a mutation has no cache entry).
-    @usableFromInline
-    static var snapshotKey: QueryKey { mutationSnapshotKey }
 
     @usableFromInline
     init(
@@ -326,7 +322,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 extension Mutation: ObservableQueryState {}
 
 /// The key of a mutation's snapshots (a mutation has no cache entry).
-private let mutationSnapshotKey: QueryKey = "mutation"
+@usableFromInline
+let mutationSnapshotKey: QueryKey = "mutation"
 
 /// A mutation's latest call, the state it shows, and the calls still pending: not generic (the boxes are kept
 /// as objects), so that taking its lock looks no type up.

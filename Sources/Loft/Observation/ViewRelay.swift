@@ -119,8 +119,9 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
             guard link.isPlain else { return deliverChecked(sends.box) }
             receiveState(unsafeDowncast(sends.box, to: SnapshotBox<Value>.self).state)
         case .values:
+            // Read without binding it: a bound optional is retained for the delivery.
             guard isReplay || sends.valueChanged, sends.value != nil else { return }
-            guard link.isPlain else { return sends.value.map(deliverChecked) ?? () }
+            guard link.isPlain else { return deliverChecked(sends.value.unsafelyUnwrapped) }
             receiveValue(unsafeDowncast(sends.value.unsafelyUnwrapped, to: ValueBox<Value>.self).value)
         case .changes:
             guard !isReplay, !link.isClosed else { return }
@@ -135,32 +136,25 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
         switch part {
         case .snapshots:
             let box = unsafeDowncast(input, to: SnapshotBox<Value>.self)
-            guard
-                link.admits(
-                    box,
-                    isSameAsShown: {
-                        !ViewChannel<Value>.differ(
-                            unsafeDowncast($0, to: SnapshotBox<Value>.self).snapshot, box.snapshot)
-                    })
-            else { return }
-            receiveSnapshot(box.snapshot)
+            if admits(box, isSame: { !ViewChannel<Value>.differ($0.snapshot, $1.snapshot) }) {
+                receiveSnapshot(box.snapshot)
+            }
         case .states:
             let box = unsafeDowncast(input, to: SnapshotBox<Value>.self)
-            guard
-                link.admits(
-                    box, isSameAsShown: { unsafeDowncast($0, to: SnapshotBox<Value>.self).state.isSame(as: box.state) })
-            else { return }
-            receiveState(box.state)
+            if admits(box, isSame: { $0.state.isSame(as: $1.state) }) { receiveState(box.state) }
         case .values:
             let box = unsafeDowncast(input, to: ValueBox<Value>.self)
-            guard
-                link.admits(
-                    box, isSameAsShown: { areEqual(unsafeDowncast($0, to: ValueBox<Value>.self).value, box.value) })
-            else { return }
-            receiveValue(box.value)
+            if admits(box, isSame: { areEqual($0.value, $1.value) }) { receiveValue(box.value) }
         case .changes:
             break
         }
+    }
+
+    /// Whether `box` must be delivered (`RelayLink.admits`), with what was shown, a box of the same type, and
+    /// `box` compared by `isSame`.
+    @inline(__always)
+    private func admits<Box: AnyObject & Sendable>(_ box: Box, isSame: (Box, Box) -> Bool) -> Bool {
+        link.admits(box, isSameAsShown: { isSame(unsafeDowncast($0, to: Box.self), box) })
     }
 }
 
