@@ -120,11 +120,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     private func showing(_ result: Result<any Sendable, any Error>) -> MutationShowing? {
         switch result {
         case .failure(let error):
-            return MutationShowing(
-                .failed, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .failed(error)))
+            return Self.showing(error)
         case .success(let response):
             return succeeded(response).map { MutationShowing(.succeeded, box: $0.box, value: $0.value) }
         }
+    }
+
+    /// A failure's state, apart: unspecialised generic code looks every type it uses up on entry, and a
+    /// success uses no `QueryState<Response>` of its own.
+    @inline(never)
+    private static func showing(_ error: any Error) -> MutationShowing {
+        MutationShowing(.failed, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .failed(error)))
     }
 
     /// Whether two settled states' boxes show the same state: apart from `publish()`, whose common cases then
@@ -223,9 +229,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public func mutate(_ request: Request) async throws -> Response {
         // The call starts on this thread, which awaits it next (an immediate fetcher's call ends before it
         // is awaited).
-        let (id, task) = start(request, immediately: true, onSuccess: nil)
+        let (id, task, isPending) = start(request, immediately: true, onSuccess: nil)
         let result: Result<any Sendable, any Error>
-        if calls.withLock({ $0.pending.contains(id) }) {
+        if isPending {
             let cache = client.mutationCache
             result = await withTaskCancellationHandler {
                 await task.value
@@ -268,13 +274,13 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         start(request, restoring: record, onSuccess: nil)
     }
 
-    /// Submits a call and starts its task; returns the call's id and its task, whose value is the call's
-    /// outcome.
+    /// Submits a call and starts its task; returns the call's id, its task, whose value is the call's outcome,
+    /// and whether the call was still pending when its task was handed to the mutation cache.
     @discardableResult
     private func start(
         _ request: Request, restoring record: MutationRecord? = nil, immediately: Bool = false,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) -> (id: UInt64, task: Task<Result<any Sendable, any Error>, Never>) {
+    ) -> (id: UInt64, task: Task<Result<any Sendable, any Error>, Never>, isPending: Bool) {
         let cache = client.mutationCache
         let submitted = cache.submit(
             request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
@@ -314,8 +320,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             if isLatest { publish() }
             return result
         }
-        cache.attach(task, to: id)
-        return (id, task)
+        let isPending = cache.attach(task, to: id)
+        return (id, task, isPending)
     }
 }
 

@@ -15,8 +15,8 @@ package final class MutationCache: Sendable {
     /// A call as listed: what was submitted, and what changed since, changed in place (a listing is made only
     /// when asked for).
     private struct Record: Sendable {
-        /// What was submitted, behind a reference: a record stays small, so that the dictionary of records
-        /// moves little when it grows (it holds every call until `gcTime` after it settled).
+        /// What was submitted, behind a reference: a record stays small, so that the table of records moves
+        /// little when it grows (it holds every call until `gcTime` after it settled).
         private let call: SubmittedCall
         let gcTime: GCTime
         var status = MutationStatus.pending
@@ -60,7 +60,7 @@ package final class MutationCache: Sendable {
     }
 
     private struct State: Sendable {
-        var records: [UInt64: Record] = [:]
+        var records = CallTable<Record>()
         var lines: [String: ScopeLine] = [:]
         var nextID: UInt64 = 0
         var idempotencyKeys = IdempotencyKeys()
@@ -111,7 +111,7 @@ package final class MutationCache: Sendable {
     }
 
     package func info(_ id: UInt64) -> MutationInfo? {
-        state.withLock { $0.records[id]?.info }
+        state.withLock { $0.records.read(id) { $0.info } }
     }
 
     /// Registers how calls of `mutationKey` restored after a restart are sent again.
@@ -158,7 +158,7 @@ package final class MutationCache: Sendable {
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                 isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
                 key: key)
-            state.records[info.id] = Record(info, gcTime: gcTime)
+            state.records.insert(Record(info, gcTime: gcTime), for: info.id)
             if let scope { state.lines[scope, default: ScopeLine()].append(info.id) }
             return info
         }
@@ -169,31 +169,33 @@ package final class MutationCache: Sendable {
 
     /// Gives the call the task that runs it; cancels it at once when the call was cancelled before. A call
     /// that already settled (its task ran before this) does not keep it: a finished task holds its memory
-    /// until released, and the listing stays until `gcTime` after settling.
-    package func attach(_ task: Task<Result<any Sendable, any Error>, Never>, to id: UInt64) {
-        let isCancelled = state.withLock { state -> Bool in
-            guard let index = state.records.index(forKey: id), state.records.values[index].status == .pending else {
-                return false
-            }
-            state.records.values[index].task = task
-            return state.records.values[index].isCancelled
+    /// until released, and the listing stays until `gcTime` after settling. Returns whether the call is still
+    /// pending (a caller that awaits a settled call has nothing left to cancel).
+    @discardableResult
+    package func attach(_ task: Task<Result<any Sendable, any Error>, Never>, to id: UInt64) -> Bool {
+        let (isPending, isCancelled) = state.withLock { state -> (Bool, Bool) in
+            state.records.update(id) { record -> (Bool, Bool) in
+                guard record.status == .pending else { return (false, false) }
+                record.task = task
+                return (true, record.isCancelled)
+            } ?? (false, false)
         }
         if isCancelled { task.cancel() }
+        return isPending
     }
 
     /// Changes what the listing shows of a pending call.
     package func update(_ id: UInt64, isPaused: Bool? = nil, failureCount: Int? = nil) {
         let changed = state.withLock { state -> Record? in
-            guard let index = state.records.index(forKey: id), state.records.values[index].status == .pending else {
-                return nil
-            }
-            let record = state.records.values[index]
-            let (isPaused, failureCount) = (isPaused ?? record.isPaused, failureCount ?? record.failureCount)
-            // Nothing changed, nothing to tell (a call that never waited "continues" after its scope check).
-            guard isPaused != record.isPaused || failureCount != record.failureCount else { return nil }
-            state.records.values[index].isPaused = isPaused
-            state.records.values[index].failureCount = failureCount
-            return state.records.values[index]
+            state.records.update(id) { record -> Record? in
+                guard record.status == .pending else { return nil }
+                let (isPaused, failureCount) = (isPaused ?? record.isPaused, failureCount ?? record.failureCount)
+                // Nothing changed, nothing to tell (a call that never waited "continues" after its scope check).
+                guard isPaused != record.isPaused || failureCount != record.failureCount else { return nil }
+                record.isPaused = isPaused
+                record.failureCount = failureCount
+                return record
+            } ?? nil
         }
         if let changed { context.emit(.mutation(.updated(changed.info))) }
     }
@@ -224,13 +226,14 @@ package final class MutationCache: Sendable {
         let now = context.scheduler.now
         let isHeard = context.isHeard
         let settled = state.withLock { state -> Settled? in
-            guard let index = state.records.index(forKey: id) else { return nil }
-            let (scope, listed, gcTime) = state.records.values[index].settle(with: result)
+            guard let (scope, listed, gcTime) = state.records.update(id, { $0.settle(with: result) }) else {
+                return nil
+            }
             if case .duration(let duration) = gcTime {
                 state.removals.insert(Removal(instant: now + duration, id: id))
             }
             return Settled(
-                listed: listed, info: isHeard ? state.records.values[index].info : nil,
+                listed: listed, info: isHeard ? state.records.read(id) { $0.info } : nil,
                 next: Self.removeFromLine(id, scope, &state),
                 setsCollector: state.removals.min?.instant != state.collectorSetFor)
         }
@@ -268,11 +271,11 @@ package final class MutationCache: Sendable {
     /// Cancels the call `id` if it is pending.
     package func cancel(_ id: UInt64) {
         let task = state.withLock { state -> Task<Result<any Sendable, any Error>, Never>? in
-            guard let index = state.records.index(forKey: id), state.records.values[index].status == .pending else {
-                return nil
-            }
-            state.records.values[index].isCancelled = true
-            return state.records.values[index].task
+            state.records.update(id) { record in
+                guard record.status == .pending else { return nil }
+                record.isCancelled = true
+                return record.task
+            } ?? nil
         }
         task?.cancel()
     }
@@ -280,11 +283,9 @@ package final class MutationCache: Sendable {
     /// Removes every settled call (`QueryClient.clear()`); pending ones stay.
     package func removeSettled() {
         let removed = state.withLock { state -> [Record] in
-            let settled = state.records.values.filter { $0.status != .pending }
-            for record in settled { state.records[record.submitted.id] = nil }
             // Nothing settled is left to remove.
             state.removals = Heap()
-            return settled.sorted { $0.submitted.id < $1.submitted.id }
+            return state.records.removeAll { $0.status != .pending }
         }
         for record in removed {
             context.emit(.mutation(.removed(record.info)))
@@ -303,8 +304,9 @@ package final class MutationCache: Sendable {
             var removed: [MutationInfo] = []
             while let first = state.removals.min, first.instant <= now {
                 _ = state.removals.popMin()
-                guard let record = state.records[first.id], record.status != .pending else { continue }
-                state.records[first.id] = nil
+                guard state.records.read(first.id, { $0.status != .pending }) == true,
+                    let record = state.records.remove(first.id)
+                else { continue }
                 removed.append(record.info)
             }
             return removed

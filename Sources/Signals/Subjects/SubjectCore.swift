@@ -82,6 +82,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
             state.isCompleted = true
             state.completion = completion
             let snapshot = state.subscribers.removeAll()
+            registry.countSubscribers(state)
             state.queue.append { Self.deliver(completion, to: snapshot) }
             return SubjectRegistry.becomeDrainer(&state)
         }

@@ -74,6 +74,9 @@ package final class SubjectRegistry: Sendable {
     @usableFromInline let state: Locked<State>
     @usableFromInline let replay: Replay
     private let nextID = Atomic<UInt64>(0)
+    /// `state.subscribers.count`, stored under the lock whenever the list changes, so that asking whether
+    /// anyone listens (before making an event nobody may hear) takes no lock.
+    @usableFromInline let listening = Atomic<Int>(0)
 
     @usableFromInline
     init(replay: Replay, current: (any Sendable)?) {
@@ -83,7 +86,13 @@ package final class SubjectRegistry: Sendable {
 
     @usableFromInline
     var subscriberCount: Int {
-        state.withLock { $0.subscribers.count }
+        listening.load(ordering: .acquiring)
+    }
+
+    /// Stores the subscriber count after a change of the list; called with the lock held.
+    @usableFromInline
+    func countSubscribers(_ state: borrowing State) {
+        listening.store(state.subscribers.count, ordering: .releasing)
     }
 
     @usableFromInline
@@ -107,6 +116,7 @@ package final class SubjectRegistry: Sendable {
                 replayed = replay == .currentValueAndCompletion ? state.current : nil
             } else {
                 state.subscribers.append(conduit, id: id)
+                countSubscribers(state)
                 replayed = replay == .none ? nil : state.current
             }
             let completion = state.completion
@@ -169,7 +179,10 @@ package final class SubjectRegistry: Sendable {
     }
 
     private func remove(id: UInt64) {
-        let conduit = state.withLock { $0.subscribers.remove(id: id) }
+        let conduit = state.withLock { state in
+            defer { countSubscribers(state) }
+            return state.subscribers.remove(id: id)
+        }
         _ = conduit?.deactivate()
     }
 }

@@ -28,15 +28,20 @@ package final class WorkTracker: Sendable {
         immediately: Bool = false, _ operation: @escaping @Sendable () async -> Success
     ) -> Task<Success, Never> {
         markBusy()
-        let body: @Sendable () async -> Success = {
+        // The closure is written out at each call, so that it has the type the task takes: a closure converted
+        // from another type runs through a thunk, an async frame more per task.
+        if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate {
+                let value = await operation()
+                self.markIdle()
+                return value
+            }
+        }
+        return Task {
             let value = await operation()
             self.markIdle()
             return value
         }
-        if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            return Task.immediate(operation: body)
-        }
-        return Task(operation: body)
     }
 
     /// Suspends the calling tracked task until the wake-up that `arm` registers calls its `resume`; the task
