@@ -36,7 +36,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public let client: QueryClient
     /// The callbacks, retries, scope and network behaviour.
     public let options: MutationOptions<Request, Response>
-    private let fetcher: MutationFetcher<Request, Response>
+    /// Binds a request to the fetcher (see `sender(_:)`).
+    private let send: Sender
     /// Makes the boxes a successful call shows (see `successBoxes(_:)`).
     private let succeeded: SuccessBoxes
     /// The options erased, for the calls' runs.
@@ -64,7 +65,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
     ) {
-        self.init(client: client, options: options, fetcher: .request(fetcher), succeeded: Self.successBoxes)
+        self.init(client: client, options: options, send: Self.sender(.request(fetcher)), succeeded: Self.successBoxes)
     }
 
     /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
@@ -77,32 +78,51 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping CallFetcher
     ) {
-        self.init(client: client, options: options, fetcher: .call(fetcher), succeeded: Self.successBoxes)
+        self.init(client: client, options: options, send: Self.sender(.call(fetcher)), succeeded: Self.successBoxes)
     }
 
-    /// What a successful call shows, given its response: the state's box and the value's box; nil for a
-    /// response of another type, which never comes (only a call's response becomes the state).
+    /// Binds a request to the fetcher: the closure a call's run sends once per attempt.
+    @usableFromInline
+    typealias Sender = @Sendable (Request) -> @Sendable (MutationCall) async throws -> MutationResponse
+
+    /// The fetcher bound to a request, its response boxed as it returns. The public initialisers are inlinable
+    /// and hand this over from the module that makes the mutation, where it runs specialised for `Response`:
+    /// the box is made without looking its type up, and nothing casts the erased response back.
+    @inlinable
+    static func sender(_ fetcher: MutationFetcher<Request, Response>) -> Sender {
+        switch fetcher {
+        case .request(let fetcher):
+            return { request in { _ in MutationResponse(try await fetcher(request)) } }
+        case .call(let fetcher):
+            return { request in { call in MutationResponse(try await fetcher(request, call)) } }
+        }
+    }
+
+    /// What a successful call shows, given the box of its response (a `ValueBox<Response>`): the state's box
+    /// and the value's box.
     @usableFromInline
     typealias SuccessBoxes =
-        @Sendable (_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)?
+        @Sendable (_ response: AnyObject & Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)
 
-    /// The boxes a successful call shows. The public initialisers are inlinable and hand this function over
-    /// from the module that makes the mutation, where it runs specialised for `Response`: in Loft's generic
-    /// code, making the two boxes looked four types up at run time on every call.
+    /// The boxes a successful call shows. Handed over like `sender(_:)`, and for the same reason: in Loft's
+    /// generic code, making the state's box looked types up at run time on every call.
     @inlinable
-    static func successBoxes(_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)? {
-        guard let response = response as? Response else { return nil }
-        return (SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response)), ValueBox(response))
+    static func successBoxes(
+        _ response: AnyObject & Sendable
+    ) -> (box: AnyObject & Sendable, value: AnyObject & Sendable) {
+        // A call's box is always the `ValueBox<Response>` its sender made.
+        let value = unsafeDowncast(response, to: ValueBox<Response>.self)
+        return (SnapshotBox(key: mutationSnapshotKey, showing: .succeed(value.value)), value)
     }
 
     @usableFromInline
     init(
-        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: MutationFetcher<Request, Response>,
+        client: QueryClient, options: MutationOptions<Request, Response>, send: @escaping Sender,
         succeeded: @escaping SuccessBoxes
     ) {
         self.client = client
         self.options = options
-        self.fetcher = fetcher
+        self.send = send
         self.succeeded = succeeded
         steps = options.steps
         // Made once: most changes are to these two.
@@ -115,14 +135,14 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         observer.follow(channel)
     }
 
-    /// What a settled call's state shows. Nil for a response of another type, which never comes (only a call's
-    /// response becomes the state).
-    private func showing(_ result: Result<any Sendable, any Error>) -> MutationShowing? {
-        switch result {
+    /// What a settled call's state shows.
+    private func showing(_ outcome: Result<MutationResponse, any Error>) -> MutationShowing {
+        switch outcome {
         case .failure(let error):
             return Self.showing(error)
         case .success(let response):
-            return succeeded(response).map { MutationShowing(.succeeded, box: $0.box, value: $0.value) }
+            let (box, value) = succeeded(response.box)
+            return MutationShowing(.succeeded, box: box, value: value)
         }
     }
 
@@ -230,24 +250,22 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         // The call starts on this thread, which awaits it next (an immediate fetcher's call ends before it
         // is awaited).
         let (id, task, isPending) = start(request, immediately: true, onSuccess: nil)
-        let result: Result<any Sendable, any Error>
+        let outcome: Result<MutationResponse, any Error>
         if isPending {
             let cache = client.mutationCache
-            result = await withTaskCancellationHandler {
+            outcome = await withTaskCancellationHandler {
                 await task.value
             } onCancel: {
                 cache.cancel(id)
             }
         } else {
             // Settled already: nothing is left to cancel.
-            result = await task.value
+            outcome = await task.value
         }
-        switch result {
-        case .success(let response as Response):
-            return response
-        case .success:
-            // Never: a call's response is what the fetcher returned.
-            preconditionFailure("a call returns its Response")
+        switch outcome {
+        case .success(let response):
+            // A success's box is the `ValueBox<Response>` its sender made.
+            return unsafeDowncast(response.box, to: ValueBox<Response>.self).value
         case .failure(let error):
             throw error
         }
@@ -280,7 +298,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     private func start(
         _ request: Request, restoring record: MutationRecord? = nil, immediately: Bool = false,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) -> (id: UInt64, task: Task<Result<any Sendable, any Error>, Never>, isPending: Bool) {
+    ) -> (id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool) {
         let cache = client.mutationCache
         let submitted = cache.submit(
             request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
@@ -293,32 +311,26 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             calls.pending.insert(id)
         }
         publish()
-        // The user's fetcher is called straight from the call's closure: one async frame less per call.
-        let send: @Sendable (MutationCall) async throws -> any Sendable
-        switch fetcher {
-        case .request(let fetcher): send = { _ in try await fetcher(request) }
-        case .call(let fetcher): send = { call in try await fetcher(request, call) }
-        }
-        var erasedOnSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
+        var erasedOnSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
         if let onSuccess {
             erasedOnSuccess = { response, invalidate in
-                if let response = response as? Response { onSuccess(response, invalidate) }
+                onSuccess(unsafeDowncast(response, to: ValueBox<Response>.self).value, invalidate)
             }
         }
         let run = MutationRun(
-            submitted: submitted, isRestored: record != nil, client: client, steps: steps, send: send,
+            submitted: submitted, isRestored: record != nil, client: client, steps: steps, send: send(request),
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately) { [self] in
-            let result = await run.perform()
-            let settled = showing(result)
+            let outcome = await run.perform()
+            let settled = showing(outcome)
             let isLatest = calls.withLock { calls -> Bool in
                 calls.pending.remove(id)
-                guard calls.latest == id, let settled else { return false }
+                guard calls.latest == id else { return false }
                 calls.shown = settled
                 return true
             }
             if isLatest { publish() }
-            return result
+            return outcome
         }
         let isPending = cache.attach(task, to: id)
         return (id, task, isPending)

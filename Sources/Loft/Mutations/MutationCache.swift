@@ -22,8 +22,10 @@ package final class MutationCache: Sendable {
         var status = MutationStatus.pending
         var isPaused = false
         var failureCount = 0
+        /// The call's outcome: the response erased, not its box, which the mutation's state keeps while it
+        /// shows it (a record is kept until `gcTime`).
         var outcome: Result<any Sendable, any Error>?
-        var task: Task<Result<any Sendable, any Error>, Never>?
+        var task: Task<Result<MutationResponse, any Error>, Never>?
         var isCancelled = false
 
         init(_ submitted: MutationInfo, gcTime: GCTime) {
@@ -37,11 +39,11 @@ package final class MutationCache: Sendable {
         /// Records the call's outcome; returns its scope, its idempotency key if the journal may list it, and
         /// how long it stays listed.
         mutating func settle(
-            with result: Result<any Sendable, any Error>
+            with result: Result<MutationResponse, any Error>
         ) -> (scope: String?, listed: IdempotencyKey?, gcTime: GCTime) {
             status = if case .success = result { .success } else { .error }
             isPaused = false
-            outcome = result
+            outcome = result.map(\.value)
             task = nil
             return (submitted.scope, MutationJournal.mayList(submitted) ? submitted.key : nil, gcTime)
         }
@@ -172,7 +174,7 @@ package final class MutationCache: Sendable {
     /// until released, and the listing stays until `gcTime` after settling. Returns whether the call is still
     /// pending (a caller that awaits a settled call has nothing left to cancel).
     @discardableResult
-    package func attach(_ task: Task<Result<any Sendable, any Error>, Never>, to id: UInt64) -> Bool {
+    package func attach(_ task: Task<Result<MutationResponse, any Error>, Never>, to id: UInt64) -> Bool {
         let (isPending, isCancelled) = state.withLock { state -> (Bool, Bool) in
             state.records.update(id) { record -> (Bool, Bool) in
                 guard record.status == .pending else { return (false, false) }
@@ -222,7 +224,7 @@ package final class MutationCache: Sendable {
 
     /// Settles the call with `result`: the listing shows it, its scope's next call runs, and it is removed
     /// `gcTime` later.
-    package func settle(_ id: UInt64, _ result: Result<any Sendable, any Error>) {
+    package func settle(_ id: UInt64, _ result: Result<MutationResponse, any Error>) {
         let now = context.scheduler.now
         let isHeard = context.isHeard
         let settled = state.withLock { state -> Settled? in
@@ -270,7 +272,7 @@ package final class MutationCache: Sendable {
 
     /// Cancels the call `id` if it is pending.
     package func cancel(_ id: UInt64) {
-        let task = state.withLock { state -> Task<Result<any Sendable, any Error>, Never>? in
+        let task = state.withLock { state -> Task<Result<MutationResponse, any Error>, Never>? in
             state.records.update(id) { record in
                 guard record.status == .pending else { return nil }
                 record.isCancelled = true

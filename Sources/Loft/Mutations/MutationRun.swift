@@ -16,14 +16,14 @@ final class MutationRun: Sendable {
     let client: QueryClient
     let steps: MutationSteps
     /// The request, sent once per attempt.
-    let send: @Sendable (MutationCall) async throws -> any Sendable
-    /// The `onSuccess` given to `execute(with:onSuccess:)`, if any.
-    let onSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
+    let send: @Sendable (MutationCall) async throws -> MutationResponse
+    /// The `onSuccess` given to `execute(with:onSuccess:)`, if any, given the response's box.
+    let onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
 
     init(
         submitted: MutationInfo, isRestored: Bool, client: QueryClient, steps: MutationSteps,
-        send: @escaping @Sendable (MutationCall) async throws -> any Sendable,
-        onSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
+        send: @escaping @Sendable (MutationCall) async throws -> MutationResponse,
+        onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
     ) {
         self.submitted = submitted
         self.isRestored = isRestored
@@ -37,11 +37,11 @@ final class MutationRun: Sendable {
     private var request: any Sendable { submitted.request }
 
     @inline(__always)
-    func perform() async -> Result<any Sendable, any Error> {
+    func perform() async -> Result<MutationResponse, any Error> {
         let cache = client.mutationCache
         let global = cache.callbacks
         var context: (any Sendable)?
-        var outcome: Result<any Sendable, any Error>
+        var outcome: Result<MutationResponse, any Error>
         do {
             if !isRestored {
                 if let onMutate = global.onMutate { try await onMutate(submitted) }
@@ -61,14 +61,15 @@ final class MutationRun: Sendable {
         let info = global.isEmpty ? nil : cache.info(id)
         let request = request
         switch outcome {
-        case .success(let response):
+        case .success(let boxed):
+            let response = boxed.value
             if let onSuccess = global.onSuccess, let info {
                 await Self.run(&callbackError) { try await onSuccess(response, info) }
             }
             if let onSuccess = steps.onSuccess {
                 await Self.run(&callbackError) { try await onSuccess(response, request, context ?? ()) }
             }
-            onSuccess?(response, QueryInvalidator(client: client))
+            onSuccess?(boxed.box, QueryInvalidator(client: client))
             if let onSettled = global.onSettled, let info {
                 await Self.run(&callbackError) { try await onSettled(response, nil, info) }
             }
@@ -97,7 +98,7 @@ final class MutationRun: Sendable {
 
     /// The request through the client's retryer, reporting pauses and failed attempts to the mutation cache.
     @inline(__always)
-    private func attempt(_ call: MutationCall) async -> Result<any Sendable, any Error> {
+    private func attempt(_ call: MutationCall) async -> Result<MutationResponse, any Error> {
         let (cache, id, send) = (client.mutationCache, id, send)
         let outcome = await Retryer.run(
             policy: steps.retry, networkMode: steps.networkMode, context: client.context,
@@ -121,10 +122,10 @@ final class MutationRun: Sendable {
     }
 
     /// The options' declarative invalidation, after the outcomes `invalidatesWhen` names.
-    private func invalidate(after outcome: Result<any Sendable, any Error>) {
+    private func invalidate(after outcome: Result<MutationResponse, any Error>) {
         guard let invalidates = steps.invalidates else { return }
         if case .failure = outcome, steps.invalidatesWhen == .succeeded { return }
-        let targets = invalidates(outcome, request)
+        let targets = invalidates(outcome.map(\.value), request)
         if !targets.isEmpty { client.invalidate(targets) }
     }
 
