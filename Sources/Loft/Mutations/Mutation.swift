@@ -304,7 +304,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
             scope: record.map(\.scope) ?? options.scope, gcTime: options.gcTime, meta: record?.meta ?? options.meta,
             restoring: record)
-        let id = submitted.id
+        let id = submitted.info.id
         calls.withLock { calls in
             calls.latest = id
             calls.shown = loading
@@ -318,7 +318,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             }
         }
         let run = MutationRun(
-            submitted: submitted, isRestored: record != nil, client: client, steps: steps, send: send(request),
+            call: submitted, isRestored: record != nil, client: client, steps: steps, send: send(request),
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately) { [self] in
             let outcome = await run.perform()

@@ -28,8 +28,8 @@ package final class MutationCache: Sendable {
         var task: Task<Result<MutationResponse, any Error>, Never>?
         var isCancelled = false
 
-        init(_ submitted: MutationInfo, gcTime: GCTime) {
-            call = SubmittedCall(submitted)
+        init(_ call: SubmittedCall, gcTime: GCTime) {
+            self.call = call
             self.gcTime = gcTime
         }
 
@@ -45,7 +45,8 @@ package final class MutationCache: Sendable {
             isPaused = false
             outcome = result.map(\.value)
             task = nil
-            return (submitted.scope, MutationJournal.mayList(submitted) ? submitted.key : nil, gcTime)
+            // Read in place (`submitted` would copy the whole listing).
+            return (call.info.scope, MutationJournal.mayList(call.info.mutationKey) ? call.info.key : nil, gcTime)
         }
 
         /// The call as the listing shows it now.
@@ -146,27 +147,28 @@ package final class MutationCache: Sendable {
 
     // MARK: - A call's life
 
-    /// Lists a new pending call; returns it as listed. A call restored after a restart keeps its idempotency
-    /// key and submission time.
+    /// Lists a new pending call; returns it as listed, by reference (the record shares it: the listing is not
+    /// copied). A call restored after a restart keeps its idempotency key and submission time.
     package func submit(
         request: any Sendable, mutationKey: QueryKey?, scope: String?, gcTime: GCTime, meta: [String: String],
         restoring record: MutationRecord? = nil
-    ) -> MutationInfo {
+    ) -> SubmittedCall {
         let submittedAt = record?.submittedAt ?? context.scheduler.now
-        let info = state.withLock { state -> MutationInfo in
+        let call = state.withLock { state -> SubmittedCall in
             state.nextID += 1
             let key = record.map { IdempotencyKey(.restored($0.idempotencyKey)) } ?? state.idempotencyKeys.next()
-            let info = MutationInfo(
-                id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
-                isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil, meta: meta,
-                key: key)
-            state.records.insert(Record(info, gcTime: gcTime), for: info.id)
-            if let scope { state.lines[scope, default: ScopeLine()].append(info.id) }
-            return info
+            let call = SubmittedCall(
+                MutationInfo(
+                    id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
+                    isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil,
+                    meta: meta, key: key))
+            state.records.insert(Record(call, gcTime: gcTime), for: state.nextID)
+            if let scope { state.lines[scope, default: ScopeLine()].append(state.nextID) }
+            return call
         }
-        if record == nil { journal.reserve(info) }
-        context.emit(.mutation(.added(info)))
-        return info
+        if record == nil { journal.reserve(call.info) }
+        context.emit(.mutation(.added(call.info)))
+        return call
     }
 
     /// Gives the call the task that runs it; cancels it at once when the call was cancelled before. A call
@@ -363,14 +365,5 @@ extension MutationInfo {
             isPaused: isPaused, failureCount: failureCount, submittedAt: submittedAt,
             response: response ?? self.response, error: error ?? self.error, meta: meta,
             key: key)
-    }
-}
-
-/// A call's listing as it was submitted, kept by reference in the mutation cache's record.
-private final class SubmittedCall: Sendable {
-    let info: MutationInfo
-
-    init(_ info: MutationInfo) {
-        self.info = info
     }
 }

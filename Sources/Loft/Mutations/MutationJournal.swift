@@ -44,7 +44,7 @@ package final class MutationJournal: Sendable {
     /// whenever its task writes it. Nothing is noted without a mutation key (such a call is never listed) or a
     /// persistent cache.
     package func reserve(_ info: MutationInfo) {
-        guard Self.mayList(info), provider() != nil else { return }
+        guard Self.mayList(info.mutationKey), provider() != nil else { return }
         let idempotencyKey = info.idempotencyKey
         state.withLock { state in
             state.nextPosition += 1
@@ -68,7 +68,9 @@ package final class MutationJournal: Sendable {
     /// Nothing is written without a persistent cache, a mutation key, or a request that encodes.
     @discardableResult
     package func write(_ info: MutationInfo) -> Bool {
-        guard let mutationKey = info.mutationKey, let cache = provider() else { return false }
+        guard Self.mayList(info.mutationKey), let mutationKey = info.mutationKey, let cache = provider() else {
+            return false
+        }
         guard let request = encode(info.request, mutationKey: mutationKey) else { return false }
         let record = MutationRecord(
             idempotencyKey: info.idempotencyKey, mutationKey: mutationKey, scope: info.scope,
@@ -89,8 +91,8 @@ package final class MutationJournal: Sendable {
 
     /// Whether the journal may list a call: only one with a mutation key, which finds its fetcher again after a
     /// restart (its defaults are registered under that key).
-    package static func mayList(_ info: MutationInfo) -> Bool {
-        info.mutationKey != nil
+    package static func mayList(_ mutationKey: QueryKey?) -> Bool {
+        mutationKey != nil
     }
 
     /// Takes a call off the list, if it is on it.

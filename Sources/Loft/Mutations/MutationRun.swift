@@ -9,8 +9,8 @@
 /// - The options' `invalidates` runs after the callbacks, with the request's own outcome.
 /// - The call settles in the client's mutation cache only after every callback ran, which frees its scope.
 final class MutationRun: Sendable {
-    /// The call as the mutation cache listed it when it was submitted.
-    let submitted: MutationInfo
+    /// The call as the mutation cache listed it when it was submitted (shared with its record).
+    let call: SubmittedCall
     /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
     let isRestored: Bool
     let client: QueryClient
@@ -21,11 +21,11 @@ final class MutationRun: Sendable {
     let onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
 
     init(
-        submitted: MutationInfo, isRestored: Bool, client: QueryClient, steps: MutationSteps,
+        call: SubmittedCall, isRestored: Bool, client: QueryClient, steps: MutationSteps,
         send: @escaping @Sendable (MutationCall) async throws -> MutationResponse,
         onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
     ) {
-        self.submitted = submitted
+        self.call = call
         self.isRestored = isRestored
         self.client = client
         self.steps = steps
@@ -33,8 +33,8 @@ final class MutationRun: Sendable {
         self.onSuccess = onSuccess
     }
 
-    private var id: UInt64 { submitted.id }
-    private var request: any Sendable { submitted.request }
+    private var id: UInt64 { call.info.id }
+    private var request: any Sendable { call.info.request }
 
     @inline(__always)
     func perform() async -> Result<MutationResponse, any Error> {
@@ -44,13 +44,14 @@ final class MutationRun: Sendable {
         var outcome: Result<MutationResponse, any Error>
         do {
             if !isRestored {
-                if let onMutate = global.onMutate { try await onMutate(submitted) }
+                if let onMutate = global.onMutate { try await onMutate(call.info) }
                 context = try await steps.onMutate?(request) ?? ()
             }
-            // Saved before it is first sent, so that a restart sends it again: at least once.
-            cache.journal.write(submitted)
-            if let scope = submitted.scope { try await cache.waitForTurn(id, scope: scope) }
-            outcome = await attempt(MutationCall(id: id, key: submitted.key))
+            // Saved before it is first sent, so that a restart sends it again: at least once. (Asked first, so
+            // that a call the journal never lists does not copy its listing to be told so.)
+            if MutationJournal.mayList(call.info.mutationKey) { cache.journal.write(call.info) }
+            if let scope = call.info.scope { try await cache.waitForTurn(id, scope: scope) }
+            outcome = await attempt(MutationCall(id: id, key: call.info.key))
         } catch is CancellationError {
             outcome = .failure(MutationError.cancelled(id: id))
         } catch {

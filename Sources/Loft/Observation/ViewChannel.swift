@@ -12,11 +12,14 @@ final class ViewChannel<Value: Sendable>: Sendable {
     let publications: DirectSubject<ViewRelay<Value>>
     /// Where deliveries run; nil: at once, on the thread that published.
     private let delivery: (any Scheduler)?
+    /// Whether `delivery` is set: checked instead of binding it, which copies the scheduler at every publication.
+    private let deliversLater: Bool
 
     init(_ box: SnapshotBox<Value>, client: QueryClient) {
         core = ViewCore(box)
         publications = DirectSubject(ViewSends(box: box, stateChanged: true))
         delivery = client.deliveryScheduler is ImmediateScheduler ? nil : client.deliveryScheduler
+        deliversLater = delivery != nil
     }
 
     /// How many relays of subscribers listen, observation registrars' apart (for tests).
@@ -27,7 +30,7 @@ final class ViewChannel<Value: Sendable>: Sendable {
     /// Stores `sends.box` as the latest and sends the publication. Callers publish one at a time, in order.
     func publish(_ sends: ViewSends) {
         core.store(sends.box)
-        if let delivery {
+        if deliversLater, let delivery {
             delivery.schedule { [self, sends] in publications.send(sends) }
         } else {
             publications.send(sends)

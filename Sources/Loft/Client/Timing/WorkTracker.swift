@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// The one place where Loft creates unstructured tasks: it counts the work in flight, so that tests can wait
 /// until the client is idle, and a fetch can be cancelled through its task.
@@ -7,12 +8,10 @@ import Dispatch
 /// with `TestScheduler`, the test must advance the clock or call `setOnline(true)` to wake it, so
 /// `waitUntilIdle()` returns while it waits.
 package final class WorkTracker: Sendable {
-    private struct State: Sendable {
-        var busy = 0
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Locked(State())
+    /// The work in flight: an atomic, so that starting and ending work takes no lock (a mutation's round trip
+    /// does both). The lock guards only the waiters.
+    private let busy = Atomic<Int>(0)
+    private let idleWaiters = Locked<[CheckedContinuation<Void, Never>]>([])
 
     package init() {}
 
@@ -85,17 +84,15 @@ package final class WorkTracker: Sendable {
     /// Returns once no tracked task is running (each has ended or waits on the scheduler).
     package func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isIdle = state.withLock { state -> Bool in
-                guard state.busy > 0 else { return true }
-                state.idleWaiters.append(continuation)
-                return false
-            }
-            if isIdle { continuation.resume() }
+            idleWaiters.withLock { $0.append(continuation) }
+            // Checked after the waiter is listed, as `markIdle` lists the waiters after counting down: one of the
+            // two sees the other, so a waiter never misses the moment the work ends.
+            if busy.load(ordering: .sequentiallyConsistent) == 0 { wakeWaiters() }
         }
     }
 
     private func markBusy() {
-        state.withLock { $0.busy += 1 }
+        busy.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// Runs `work` on `queue`, counted as busy until it returns (blocking work, such as file writes, that must
@@ -109,11 +106,14 @@ package final class WorkTracker: Sendable {
     }
 
     private func markIdle() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.busy -= 1
-            guard state.busy == 0 else { return [] }
-            defer { state.idleWaiters = [] }
-            return state.idleWaiters
+        if busy.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 { wakeWaiters() }
+    }
+
+    /// Resumes every listed waiter (the work in flight was seen to end).
+    private func wakeWaiters() {
+        let waiters = idleWaiters.withLock { waiters in
+            defer { waiters = [] }
+            return waiters
         }
         for waiter in waiters { waiter.resume() }
     }
