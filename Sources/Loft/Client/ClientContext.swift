@@ -3,6 +3,9 @@
 /// the client weakly, so entries never keep their client alive.
 package final class ClientContext: Sendable {
     package let scheduler: any Scheduler
+    /// Reads `scheduler.now`. A closure made once: reading the time through the stored existential copied it
+    /// (and released the copy) on every read.
+    private let clock: @Sendable () -> SchedulerInstant
     package let timers: TimerQueue
     package let tracker: WorkTracker
     package let environment: ClientEnvironment
@@ -29,6 +32,7 @@ package final class ClientContext: Sendable {
         let links = Locked(Links())
         self.links = links
         self.scheduler = scheduler
+        clock = { scheduler.now }
         // An entry's alarm finds its entry again by key: the queue holds no reference to it, strong (a cycle) or
         // weak (which puts every retain and release of the entry on the runtime's slow path). A ring for an
         // entry that was removed meanwhile reaches its successor, which only looks at its own deadlines.
@@ -48,6 +52,9 @@ package final class ClientContext: Sendable {
         guard isHeard else { return }
         events.send(event())
     }
+
+    /// The scheduler's current time.
+    package var now: SchedulerInstant { clock() }
 
     /// Whether anyone listens to `events` now: an event that takes work to make is made only then.
     package var isHeard: Bool {

@@ -52,6 +52,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     private let loading: MutationShowing
     /// Publishes the latest state, one publication at a time.
     private let publications = CoalescedRun()
+    /// How long a settled call stays listed (`options.gcTime`), in nanoseconds: converted once, not per call.
+    private let keptFor: Int64?
 
     /// Makes a mutation.
     ///
@@ -125,6 +127,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.send = send
         self.succeeded = succeeded
         steps = options.steps
+        keptFor = if case .duration(let duration) = options.gcTime { duration.nanoseconds } else { nil }
         // Made once: most changes are to these two.
         let idle = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .idle)
         self.idle = MutationShowing(.idle, box: idle)
@@ -302,7 +305,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         let cache = client.mutationCache
         let submitted = cache.submit(
             request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
-            scope: record.map(\.scope) ?? options.scope, gcTime: options.gcTime, meta: record?.meta ?? options.meta,
+            scope: record.map(\.scope) ?? options.scope, keptFor: keptFor, meta: record?.meta ?? options.meta,
             restoring: record)
         let id = submitted.info.id
         calls.withLock { calls in

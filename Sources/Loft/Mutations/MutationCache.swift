@@ -17,20 +17,24 @@ package final class MutationCache: Sendable {
     private struct Record: Sendable {
         /// What was submitted, behind a reference: a record stays small, so that the table of records moves
         /// little when it grows (it holds every call until `gcTime` after it settled).
-        private let call: SubmittedCall
-        let gcTime: GCTime
+        private let call: MutationListing
+        /// How long the call stays listed once settled, in nanoseconds (nil: until removed by hand).
+        let keptFor: Int64?
         var status = MutationStatus.pending
         var isPaused = false
         var failureCount = 0
-        /// The call's outcome: the response erased, not its box, which the mutation's state keeps while it
-        /// shows it (a record is kept until `gcTime`).
-        var outcome: Result<any Sendable, any Error>?
+        /// The response of a call that succeeded (`status == .success`), erased: not its box, which the
+        /// mutation's state keeps while it shows it (a record is kept until `gcTime`). Not an optional, nor a
+        /// `Result?`: setting or copying an optional existential runs the optional's generic code.
+        var response: any Sendable = ()
+        /// The error of a call that failed.
+        var error: (any Error)?
         var task: Task<Result<MutationResponse, any Error>, Never>?
         var isCancelled = false
 
-        init(_ call: SubmittedCall, gcTime: GCTime) {
+        init(_ call: MutationListing, keptFor: Int64?) {
             self.call = call
-            self.gcTime = gcTime
+            self.keptFor = keptFor
         }
 
         /// The call as it was submitted.
@@ -40,25 +44,26 @@ package final class MutationCache: Sendable {
         /// how long it stays listed.
         mutating func settle(
             with result: Result<MutationResponse, any Error>
-        ) -> (scope: String?, listed: IdempotencyKey?, gcTime: GCTime) {
-            status = if case .success = result { .success } else { .error }
+        ) -> (scope: String?, listed: IdempotencyKey?, keptFor: Int64?) {
+            switch result {
+            case .success(let boxed):
+                status = .success
+                response = boxed.value
+            case .failure(let failure):
+                status = .error
+                error = failure
+            }
             isPaused = false
-            outcome = result.map(\.value)
             task = nil
             // Read in place (`submitted` would copy the whole listing).
-            return (call.info.scope, MutationJournal.mayList(call.info.mutationKey) ? call.info.key : nil, gcTime)
+            return (call.info.scope, MutationJournal.mayList(call.info.mutationKey) ? call.info.key : nil, keptFor)
         }
 
         /// The call as the listing shows it now.
         var info: MutationInfo {
-            let (response, error): ((any Sendable)?, (any Error)?) =
-                switch outcome {
-                case .success(let response): (response, nil)
-                case .failure(let error): (nil, error)
-                case nil: (nil, nil)
-                }
-            return submitted.with(
-                status: status, isPaused: isPaused, failureCount: failureCount, response: response, error: error)
+            submitted.with(
+                status: status, isPaused: isPaused, failureCount: failureCount,
+                response: status == .success ? response : nil, error: error)
         }
     }
 
@@ -117,6 +122,11 @@ package final class MutationCache: Sendable {
         state.withLock { $0.records.read(id) { $0.info } }
     }
 
+    /// The call's listing now, by reference.
+    package func listing(_ id: UInt64) -> MutationListing? {
+        state.withLock { $0.records.read(id) { MutationListing($0.info) } }
+    }
+
     /// Registers how calls of `mutationKey` restored after a restart are sent again.
     package func setResumer(_ resume: @escaping @Sendable (MutationRecord) throws -> Void, for mutationKey: QueryKey) {
         state.withLock { $0.resumers[mutationKey] = resume }
@@ -147,22 +157,23 @@ package final class MutationCache: Sendable {
 
     // MARK: - A call's life
 
-    /// Lists a new pending call; returns it as listed, by reference (the record shares it: the listing is not
-    /// copied). A call restored after a restart keeps its idempotency key and submission time.
+    /// Lists a new pending call, kept listed `keptFor` nanoseconds once settled (its `gcTime`, converted once
+    /// per mutation; nil: until removed by hand); returns it as listed, by reference (the record shares it: the
+    /// listing is not copied). A call restored after a restart keeps its idempotency key and submission time.
     package func submit(
-        request: any Sendable, mutationKey: QueryKey?, scope: String?, gcTime: GCTime, meta: [String: String],
+        request: any Sendable, mutationKey: QueryKey?, scope: String?, keptFor: Int64?, meta: [String: String],
         restoring record: MutationRecord? = nil
-    ) -> SubmittedCall {
-        let submittedAt = record?.submittedAt ?? context.scheduler.now
-        let call = state.withLock { state -> SubmittedCall in
+    ) -> MutationListing {
+        let submittedAt = record?.submittedAt ?? context.now
+        let call = state.withLock { state -> MutationListing in
             state.nextID += 1
             let key = record.map { IdempotencyKey(.restored($0.idempotencyKey)) } ?? state.idempotencyKeys.next()
-            let call = SubmittedCall(
+            let call = MutationListing(
                 MutationInfo(
                     id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                     isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil,
                     meta: meta, key: key))
-            state.records.insert(Record(call, gcTime: gcTime), for: state.nextID)
+            state.records.insert(Record(call, keptFor: keptFor), for: state.nextID)
             if let scope { state.lines[scope, default: ScopeLine()].append(state.nextID) }
             return call
         }
@@ -227,23 +238,23 @@ package final class MutationCache: Sendable {
     /// Settles the call with `result`: the listing shows it, its scope's next call runs, and it is removed
     /// `gcTime` later.
     package func settle(_ id: UInt64, _ result: Result<MutationResponse, any Error>) {
-        let now = context.scheduler.now
+        let now = context.now
         let isHeard = context.isHeard
         let settled = state.withLock { state -> Settled? in
-            guard let (scope, listed, gcTime) = state.records.update(id, { $0.settle(with: result) }) else {
+            guard let (scope, listed, keptFor) = state.records.update(id, { $0.settle(with: result) }) else {
                 return nil
             }
-            if case .duration(let duration) = gcTime {
-                state.removals.insert(Removal(instant: now + duration, id: id))
+            if let keptFor {
+                state.removals.insert(Removal(instant: now.advanced(byNanoseconds: keptFor), id: id))
             }
             return Settled(
-                listed: listed, info: isHeard ? state.records.read(id) { $0.info } : nil,
+                listed: listed, listing: isHeard ? state.records.read(id) { MutationListing($0.info) } : nil,
                 next: Self.removeFromLine(id, scope, &state),
                 setsCollector: state.removals.min?.instant != state.collectorSetFor)
         }
         guard let settled else { return }
         if let listed = settled.listed { journal.clear(listed.string) }
-        if let info = settled.info { context.emit(.mutation(.updated(info))) }
+        if let listing = settled.listing { context.emit(.mutation(.updated(listing.info))) }
         settled.next?()
         if settled.setsCollector { setCollector() }
     }
@@ -253,7 +264,7 @@ package final class MutationCache: Sendable {
         /// The idempotency key of a call the journal may list.
         let listed: IdempotencyKey?
         /// The call as listed now, when the client's events are heard.
-        let info: MutationInfo?
+        let listing: MutationListing?
         /// Wakes the next call of its scope.
         let next: (@Sendable () -> Void)?
         let setsCollector: Bool
@@ -301,7 +312,7 @@ package final class MutationCache: Sendable {
 
     /// Removes the settled calls that are due, then sets the collector for the next.
     private func collectDue() {
-        let now = context.scheduler.now
+        let now = context.now
         let removed = state.withLock { state -> [MutationInfo] in
             // The timer fired: it is no longer set.
             state.collectorSetFor = nil

@@ -126,7 +126,7 @@ package final class MutationJournal: Sendable {
             if records.isEmpty {
                 try cache.remove(for: Self.key)
             } else {
-                try cache.save(records, for: Self.key, savedAt: context.scheduler.now, expiresAt: nil)
+                try cache.save(records, for: Self.key, savedAt: context.now, expiresAt: nil)
             }
         } catch {
             context.emit(.persistenceFailed(Self.key, error: error))

@@ -10,7 +10,7 @@
 /// - The call settles in the client's mutation cache only after every callback ran, which frees its scope.
 final class MutationRun: Sendable {
     /// The call as the mutation cache listed it when it was submitted (shared with its record).
-    let call: SubmittedCall
+    let call: MutationListing
     /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
     let isRestored: Bool
     let client: QueryClient
@@ -21,7 +21,7 @@ final class MutationRun: Sendable {
     let onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
 
     init(
-        call: SubmittedCall, isRestored: Bool, client: QueryClient, steps: MutationSteps,
+        call: MutationListing, isRestored: Bool, client: QueryClient, steps: MutationSteps,
         send: @escaping @Sendable (MutationCall) async throws -> MutationResponse,
         onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
     ) {
@@ -59,32 +59,32 @@ final class MutationRun: Sendable {
         }
         var callbackError: (any Error)?
         // The listing as the callbacks see it (failure count, pause), read only when a client callback wants it.
-        let info = global.isEmpty ? nil : cache.info(id)
+        let listing = global.isEmpty ? nil : cache.listing(id)
         let request = request
         switch outcome {
         case .success(let boxed):
             let response = boxed.value
-            if let onSuccess = global.onSuccess, let info {
+            if let onSuccess = global.onSuccess, let info = listing?.info {
                 await Self.run(&callbackError) { try await onSuccess(response, info) }
             }
             if let onSuccess = steps.onSuccess {
                 await Self.run(&callbackError) { try await onSuccess(response, request, context ?? ()) }
             }
             onSuccess?(boxed.box, QueryInvalidator(client: client))
-            if let onSettled = global.onSettled, let info {
+            if let onSettled = global.onSettled, let info = listing?.info {
                 await Self.run(&callbackError) { try await onSettled(response, nil, info) }
             }
             if let onSettled = steps.onSettled {
                 await Self.run(&callbackError) { try await onSettled(response, nil, request, context) }
             }
         case .failure(let error):
-            if let onError = global.onError, let info {
+            if let onError = global.onError, let info = listing?.info {
                 await Self.run(&callbackError) { try await onError(error, info) }
             }
             if let onError = steps.onError {
                 await Self.run(&callbackError) { try await onError(error, request, context) }
             }
-            if let onSettled = global.onSettled, let info {
+            if let onSettled = global.onSettled, let info = listing?.info {
                 await Self.run(&callbackError) { try await onSettled(nil, error, info) }
             }
             if let onSettled = steps.onSettled {

@@ -22,7 +22,7 @@ extension QueryCacheEntry {
         _ request: FetchRequest, _ intent: FetchIntent, _ observer: UInt64?, _ waiter: EntryWaiter?,
         _ persistence: EntryPersistence
     ) {
-        let now = context.scheduler.now
+        let now = context.now
         let isValid: Bool
         let stored: CachedValue<any Sendable>?
         if let queued = context.writer.pending(key, in: persistence) {
@@ -40,7 +40,7 @@ extension QueryCacheEntry {
 
     /// The valid stored value, if any (a value still queued for the cache first); a failure becomes an event.
     func load(from persistence: EntryPersistence) -> CachedValue<any Sendable>? {
-        let now = context.scheduler.now
+        let now = context.now
         if let queued = context.writer.pending(key, in: persistence) {
             return Self.valid(queued, persistence, now: now)
         }

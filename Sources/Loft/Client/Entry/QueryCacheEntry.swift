@@ -139,7 +139,7 @@ package final class QueryCacheEntry: Sendable {
     /// Feeds `event` to the state machine, publishes the change if any, and performs the actions.
     @discardableResult
     package func send(_ event: EntryEvent) -> EntryStateMachine.Output {
-        send(event, at: context.scheduler.now, conditions: context.environment.conditions)
+        send(event, at: context.now, conditions: context.environment.conditions)
     }
 
     /// `send(_:)` with the instant and conditions read once for many entries (focus, reconnect).

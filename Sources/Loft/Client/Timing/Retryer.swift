@@ -121,7 +121,7 @@ package final class Retryer: Sendable {
         let timers = context.timers
         // A key of its own per back-off (most runs never back off, and make none).
         let timer = TimerQueue.Key(owner: timers.makeOwner(), kind: 0)
-        let deadline = context.scheduler.now + delay
+        let deadline = context.now + delay
         try await context.tracker.suspend { resume in
             timers.set(timer, at: deadline, resume)
             return { timers.cancel(timer) }
