@@ -14,6 +14,9 @@ struct CallTable<Record: Sendable>: Sendable {
     /// The id of `slots[0]`.
     private var base: UInt64 = 1
     private var slots: [Record?] = []
+    /// Whether each slot holds a record, beside the slots: asking a slot itself copies its record out (and
+    /// destroys the copy) through the optional's generic code.
+    private var filled: [Bool] = []
     /// Slots before this one are empty.
     private var head = 0
     /// How many slots hold a record.
@@ -57,8 +60,12 @@ struct CallTable<Record: Sendable>: Sendable {
             aside[id] = record
             return
         }
-        while base + UInt64(slots.count) < id { slots.append(nil) }
+        while base + UInt64(slots.count) < id {
+            slots.append(nil)
+            filled.append(false)
+        }
         slots.append(record)
+        filled.append(true)
         live += 1
     }
 
@@ -67,6 +74,7 @@ struct CallTable<Record: Sendable>: Sendable {
     mutating func remove(_ id: UInt64) -> Record? {
         if id < base { return aside.removeValue(forKey: id) }
         guard let index = slot(of: id), let record = slots[index].take() else { return nil }
+        filled[index] = false
         live -= 1
         dropHoles()
         return record
@@ -87,17 +95,16 @@ struct CallTable<Record: Sendable>: Sendable {
             guard let record = slots[index], shouldRemove(record) else { continue }
             removed.append(record)
             slots[index] = nil
+            filled[index] = false
             live -= 1
         }
         dropHoles()
         return removed
     }
 
-    /// Whether the slot at `index` holds a record (matched, not compared: a comparison copies the record).
     @inline(__always)
     private func isFilled(_ index: Int) -> Bool {
-        if case .none = slots[index] { return false }
-        return true
+        filled[index]
     }
 
     /// The index of `id`'s slot, if the slots reach it.
@@ -112,6 +119,7 @@ struct CallTable<Record: Sendable>: Sendable {
         if live == 0 {
             base += UInt64(slots.count)
             slots.removeAll(keepingCapacity: true)
+            filled.removeAll(keepingCapacity: true)
             head = 0
             return
         }
@@ -131,6 +139,7 @@ struct CallTable<Record: Sendable>: Sendable {
 
     private mutating func dropFront(_ dropped: Int) {
         slots.removeFirst(dropped)
+        filled.removeFirst(dropped)
         base += UInt64(dropped)
         head = max(0, head - dropped)
     }
