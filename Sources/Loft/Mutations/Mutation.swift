@@ -276,8 +276,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Cancels every pending call of this mutation.
     public func cancel() {
-        let pending = calls.withLock { $0.pending }
-        for id in pending.sorted() { client.mutationCache.cancel(id) }
+        let pending = calls.withLock { $0.pending.ids }
+        for id in pending { client.mutationCache.cancel(id) }
     }
 
     /// Puts the state back to `.idle`; calls still pending no longer change it.
@@ -311,7 +311,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         calls.withLock { calls in
             calls.latest = id
             calls.shown = loading
-            calls.pending.insert(id)
+            calls.pending.add(id)
         }
         publish()
         var erasedOnSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
@@ -327,7 +327,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             let outcome = await run.perform()
             let settled = showing(outcome)
             let isLatest = calls.withLock { calls -> Bool in
-                calls.pending.remove(id)
+                calls.pending.settle(id)
                 guard calls.latest == id else { return false }
                 calls.shown = settled
                 return true
@@ -350,7 +350,7 @@ let mutationSnapshotKey: QueryKey = "mutation"
 /// as objects), so that taking its lock looks no type up.
 private struct LatestCall: Sendable {
     var latest: UInt64 = 0
-    var pending: Set<UInt64> = []
+    var pending = PendingCalls()
     /// What the latest call's state shows.
     var shown: MutationShowing
     /// What the observers were last sent (by the one publication running).
