@@ -78,7 +78,7 @@ import Testing
     func agreesWithADictionary() {
         var table = CallTable<UInt64>()
         var model: [UInt64: UInt64] = [:]
-        var random = SplitMix(seed: 11)
+        var random = SeededRandom(seed: 11)
         var nextID: UInt64 = 0
         for step in 0..<20_000 {
             switch random.next() % 4 {
@@ -109,22 +109,5 @@ import Testing
             #expect(table.count == model.count)
             #expect(table.footprint.slots <= max(64, 4 * table.count + 64))
         }
-    }
-}
-
-/// A small deterministic generator, so that the random test runs the same every time.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

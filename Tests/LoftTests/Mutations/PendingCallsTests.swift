@@ -38,20 +38,18 @@ import Testing
         var pending = PendingCalls()
         var model = Set<UInt64>()
         var next: UInt64 = 0
-        var state: UInt64 = 7
-        func random(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(seed: 7)
         for _ in 0..<5_000 {
-            if model.isEmpty || random(3) == 0 {
+            if model.isEmpty || Int.random(in: 0..<3, using: &random) == 0 {
                 next += 1
                 pending.add(next)
                 model.insert(next)
             } else {
                 // Mostly the oldest, sometimes another.
                 let ordered = model.sorted()
-                let id = random(4) == 0 ? ordered[random(ordered.count)] : ordered[0]
+                let id =
+                    Int.random(in: 0..<4, using: &random) == 0
+                    ? ordered.randomElement(using: &random) ?? ordered[0] : ordered[0]
                 pending.settle(id)
                 model.remove(id)
             }
