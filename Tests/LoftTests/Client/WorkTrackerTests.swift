@@ -33,4 +33,43 @@ import Testing
         await tracker.waitUntilIdle()
         #expect(ran.withLock { $0 } == 1)
     }
+
+    @Test("waitUntilIdle waits for the work in flight and returns once it ended", .timeLimit(.minutes(1)))
+    func waitsForWorkInFlight() async {
+        let tracker = WorkTracker()
+        let (resumes, resume) = AsyncStream<Void>.makeStream()
+        let log = Locked<[String]>([])
+        let task = tracker.spawn {
+            for await _ in resumes { break }
+            log.withLock { $0.append("ended") }
+        }
+        let waiter = Task {
+            await tracker.waitUntilIdle()
+            log.withLock { $0.append("idle") }
+        }
+        await yieldUntil { tracker.waiterCount == 1 }
+        #expect(log.withLock { $0 }.isEmpty)
+        resume.yield()
+        await task.value
+        await waiter.value
+        #expect(log.withLock { $0 } == ["ended", "idle"])
+        #expect(tracker.waiterCount == 0)
+    }
+
+    @Test("waiters racing work that starts and ends on other threads all return once it ended", .timeLimit(.minutes(1)))
+    func waitersRacingWorkAllReturn() async {
+        let tracker = WorkTracker()
+        let ended = Locked(0)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<500 {
+                group.addTask {
+                    await tracker.spawn { ended.withLock { $0 += 1 } }.value
+                }
+                group.addTask { await tracker.waitUntilIdle() }
+            }
+        }
+        await tracker.waitUntilIdle()
+        #expect(ended.withLock { $0 } == 500)
+        #expect(tracker.waiterCount == 0)
+    }
 }

@@ -91,6 +91,11 @@ package final class WorkTracker: Sendable {
         }
     }
 
+    /// How many callers of `waitUntilIdle()` wait now (for tests).
+    package var waiterCount: Int {
+        idleWaiters.withLock { $0.count }
+    }
+
     private func markBusy() {
         busy.add(1, ordering: .sequentiallyConsistent)
     }
