@@ -4,49 +4,73 @@
 ///
 /// The erased callbacks get back the request, response and context they were given, so their casts to the
 /// mutation's types always succeed (a callback whose value were of another type would be skipped).
-struct MutationSteps: Sendable {
-    var onMutate: (@Sendable (any Sendable) async throws -> any Sendable)? = nil
-    var onSuccess: (@Sendable (any Sendable, any Sendable, any Sendable) async throws -> Void)? = nil
-    var onError: (@Sendable (any Error, any Sendable, (any Sendable)?) async throws -> Void)? = nil
-    var onSettled: (@Sendable ((any Sendable)?, (any Error)?, any Sendable, (any Sendable)?) async throws -> Void)? =
-        nil
-    var invalidates: (@Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget])? = nil
-    var invalidatesWhen: InvalidationMoment
-    var retry: RetryPolicy
-    var networkMode: NetworkMode
+///
+/// A class, made once per mutation: every call's run refers to it instead of copying its closures.
+final class MutationSteps: Sendable {
+    typealias OnMutate = @Sendable (any Sendable) async throws -> any Sendable
+    typealias OnSuccess = @Sendable (any Sendable, any Sendable, any Sendable) async throws -> Void
+    typealias OnError = @Sendable (any Error, any Sendable, (any Sendable)?) async throws -> Void
+    typealias OnSettled = @Sendable ((any Sendable)?, (any Error)?, any Sendable, (any Sendable)?) async throws -> Void
+    typealias Invalidates = @Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget]
+
+    let onMutate: OnMutate?
+    let onSuccess: OnSuccess?
+    let onError: OnError?
+    let onSettled: OnSettled?
+    let invalidates: Invalidates?
+    let invalidatesWhen: InvalidationMoment
+    let retry: RetryPolicy
+    let networkMode: NetworkMode
+
+    init(
+        onMutate: OnMutate?, onSuccess: OnSuccess?, onError: OnError?, onSettled: OnSettled?,
+        invalidates: Invalidates?, invalidatesWhen: InvalidationMoment, retry: RetryPolicy, networkMode: NetworkMode
+    ) {
+        self.onMutate = onMutate
+        self.onSuccess = onSuccess
+        self.onError = onError
+        self.onSettled = onSettled
+        self.invalidates = invalidates
+        self.invalidatesWhen = invalidatesWhen
+        self.retry = retry
+        self.networkMode = networkMode
+    }
 }
 
 extension MutationOptions {
     /// These options, erased.
     var steps: MutationSteps {
-        var steps = MutationSteps(
-            invalidatesWhen: invalidatesWhen, retry: retry, networkMode: networkMode)
+        var erasedOnMutate: MutationSteps.OnMutate?
+        var erasedOnSuccess: MutationSteps.OnSuccess?
+        var erasedOnError: MutationSteps.OnError?
+        var erasedOnSettled: MutationSteps.OnSettled?
+        var erasedInvalidates: MutationSteps.Invalidates?
         if let onMutate {
-            steps.onMutate = { request in
+            erasedOnMutate = { request in
                 guard let request = request as? Request else { return () }
                 return try await onMutate(request)
             }
         }
         if let onSuccess {
-            steps.onSuccess = { response, request, context in
+            erasedOnSuccess = { response, request, context in
                 guard let response = response as? Response, let request = request as? Request else { return }
                 try await onSuccess(response, request, context)
             }
         }
         if let onError {
-            steps.onError = { error, request, context in
+            erasedOnError = { error, request, context in
                 guard let request = request as? Request else { return }
                 try await onError(error, request, context)
             }
         }
         if let onSettled {
-            steps.onSettled = { response, error, request, context in
+            erasedOnSettled = { response, error, request, context in
                 guard let request = request as? Request else { return }
                 try await onSettled(response.flatMap { $0 as? Response }, error, request, context)
             }
         }
         if let invalidates {
-            steps.invalidates = { result, request in
+            erasedInvalidates = { result, request in
                 guard let request = request as? Request else { return [] }
                 switch result {
                 case .success(let response):
@@ -57,6 +81,8 @@ extension MutationOptions {
                 }
             }
         }
-        return steps
+        return MutationSteps(
+            onMutate: erasedOnMutate, onSuccess: erasedOnSuccess, onError: erasedOnError, onSettled: erasedOnSettled,
+            invalidates: erasedInvalidates, invalidatesWhen: invalidatesWhen, retry: retry, networkMode: networkMode)
     }
 }

@@ -50,14 +50,25 @@ package final class SubjectRegistry: Sendable {
         @usableFromInline var queue = FIFO<@Sendable () -> Void>()
         @usableFromInline var isDraining = false
         @usableFromInline var isCompleted = false
-        /// The current value (`CurrentValueSubject`, `Future`), type-erased.
-        @usableFromInline var current: (any Sendable)?
+        /// The current value (`CurrentValueSubject`, `Future`), type-erased, when `hasCurrent`. Not an
+        /// optional: replacing an optional existential at every send ran the optional's generic code.
+        @usableFromInline var currentValue: any Sendable = ()
+        @usableFromInline var hasCurrent = false
         /// The completion once there is one, type-erased.
         @usableFromInline var completion: (any Sendable)?
 
         @inlinable
         init(current: (any Sendable)?) {
-            self.current = current
+            if let current {
+                currentValue = current
+                hasCurrent = true
+            }
+        }
+
+        /// The current value, if there is one.
+        @inlinable
+        var current: (any Sendable)? {
+            hasCurrent ? currentValue : nil
         }
     }
 
@@ -143,7 +154,10 @@ package final class SubjectRegistry: Sendable {
         let replays = replay != .none
         return state.withLock { state -> [SubjectConduit?]? in
             guard !state.isCompleted else { return nil }
-            if replays { state.current = value }
+            if replays {
+                state.currentValue = value
+                state.hasCurrent = true
+            }
             let snapshot = state.subscribers.snapshot
             guard !state.isDraining else {
                 state.queue.append(queued(snapshot))
