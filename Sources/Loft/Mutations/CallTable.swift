@@ -34,7 +34,7 @@ struct CallTable<Record: Sendable>: Sendable {
     @inline(__always)
     func read<Result>(_ id: UInt64, _ body: (borrowing Record) -> Result) -> Result? {
         if id < base { return aside[id].map(body) }
-        guard let index = slot(of: id), isFilled(index) else { return nil }
+        guard let index = slot(of: id), filled[index] else { return nil }
         // Read in its slot (checked to hold it just above): nothing is copied.
         return body(slots[index]!)
     }
@@ -47,7 +47,7 @@ struct CallTable<Record: Sendable>: Sendable {
             defer { aside[id] = record }
             return body(&record)
         }
-        guard let index = slot(of: id), isFilled(index) else { return nil }
+        guard let index = slot(of: id), filled[index] else { return nil }
         // Changed in its slot (checked to hold it just above): nothing is copied or moved.
         return body(&slots[index]!)
     }
@@ -89,7 +89,9 @@ struct CallTable<Record: Sendable>: Sendable {
     mutating func removeAll(where shouldRemove: (Record) -> Bool) -> [Record] {
         var removed: [Record] = []
         for id in aside.keys.sorted() {
-            if let record = aside[id], shouldRemove(record) { removed.append(aside.removeValue(forKey: id) ?? record) }
+            guard let record = aside[id], shouldRemove(record) else { continue }
+            aside[id] = nil
+            removed.append(record)
         }
         for index in head..<slots.count {
             guard let record = slots[index], shouldRemove(record) else { continue }
@@ -102,11 +104,6 @@ struct CallTable<Record: Sendable>: Sendable {
         return removed
     }
 
-    @inline(__always)
-    private func isFilled(_ index: Int) -> Bool {
-        filled[index]
-    }
-
     /// The index of `id`'s slot, if the slots reach it.
     private func slot(of id: UInt64) -> Int? {
         let index = id - base
@@ -115,31 +112,31 @@ struct CallTable<Record: Sendable>: Sendable {
 
     /// Drops the holes at the front, and the older half of a table that is mostly holes.
     private mutating func dropHoles() {
-        while head < slots.count, !isFilled(head) { head += 1 }
         if live == 0 {
-            base += UInt64(slots.count)
-            slots.removeAll(keepingCapacity: true)
-            filled.removeAll(keepingCapacity: true)
-            head = 0
+            dropFront(slots.count)
             return
         }
-        if slots.count >= 64, live * 4 <= slots.count, head < slots.count / 2 {
+        if slots.count >= 64, live * 4 <= slots.count {
             let half = slots.count / 2
-            for index in head..<half {
-                guard let record = slots[index] else { continue }
-                aside[base + UInt64(index)] = record
+            for index in head..<max(head, half) where filled[index] {
+                aside[base + UInt64(index)] = slots[index]
                 live -= 1
             }
             dropFront(half)
-            while head < slots.count, !isFilled(head) { head += 1 }
         }
+        while head < slots.count, !filled[head] { head += 1 }
         // Moved down only when the front is at least half the slots: each slot is moved O(1) times.
         if head >= 32, head * 2 >= slots.count { dropFront(head) }
     }
 
     private mutating func dropFront(_ dropped: Int) {
-        slots.removeFirst(dropped)
-        filled.removeFirst(dropped)
+        if dropped == slots.count {
+            slots.removeAll(keepingCapacity: true)
+            filled.removeAll(keepingCapacity: true)
+        } else {
+            slots.removeFirst(dropped)
+            filled.removeFirst(dropped)
+        }
         base += UInt64(dropped)
         head = max(0, head - dropped)
     }

@@ -224,7 +224,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// or once the call was removed `gcTime` after it settled).
     public var latestCall: MutationInfo? {
         let latest = calls.withLock { $0.latest }
-        return latest == 0 ? nil : client.mutationCache.info(latest)
+        return latest == 0 ? nil : client.mutationCache.listing(latest)?.info
     }
 
     /// Whether the latest call is pending but not running: waiting for its scope, or for the network.

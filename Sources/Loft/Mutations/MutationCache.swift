@@ -37,9 +37,6 @@ package final class MutationCache: Sendable {
             self.keptFor = keptFor
         }
 
-        /// The call as it was submitted.
-        var submitted: MutationInfo { call.info }
-
         /// Records the call's outcome; returns its scope, its idempotency key if the journal may list it, and
         /// how long it stays listed.
         mutating func settle(
@@ -55,13 +52,12 @@ package final class MutationCache: Sendable {
             }
             isPaused = false
             task = nil
-            // Read in place (`submitted` would copy the whole listing).
             return (call.info.scope, MutationJournal.mayList(call.info.mutationKey) ? call.info.key : nil, keptFor)
         }
 
         /// The call as the listing shows it now.
         var info: MutationInfo {
-            submitted.with(
+            call.info.with(
                 status: status, isPaused: isPaused, failureCount: failureCount,
                 response: status == .success ? response : nil, error: error)
         }
@@ -116,10 +112,6 @@ package final class MutationCache: Sendable {
     package func infos(matching filter: MutationFilter) -> [MutationInfo] {
         let infos = state.withLock { $0.records.values.map(\.info) }
         return infos.filter { filter.matches($0) }.sorted { $0.id < $1.id }
-    }
-
-    package func info(_ id: UInt64) -> MutationInfo? {
-        state.withLock { $0.records.read(id) { $0.info } }
     }
 
     /// The call's listing now, by reference.
@@ -177,7 +169,7 @@ package final class MutationCache: Sendable {
             if let scope { state.lines[scope, default: ScopeLine()].append(state.nextID) }
             return call
         }
-        if record == nil { journal.reserve(call.info) }
+        if record == nil { journal.reserve(call) }
         context.emit(.mutation(.added(call.info)))
         return call
     }

@@ -42,10 +42,11 @@ package final class MutationJournal: Sendable {
 
     /// Notes a call's place in the submission order when it is submitted, so that it is listed in that place
     /// whenever its task writes it. Nothing is noted without a mutation key (such a call is never listed) or a
-    /// persistent cache.
-    package func reserve(_ info: MutationInfo) {
-        guard Self.mayList(info.mutationKey), provider() != nil else { return }
-        let idempotencyKey = info.idempotencyKey
+    /// persistent cache. Takes the call's listing by reference: most calls are never listed, and are told so
+    /// without copying their listing.
+    package func reserve(_ call: MutationListing) {
+        guard Self.mayList(call.info.mutationKey), provider() != nil else { return }
+        let idempotencyKey = call.info.idempotencyKey
         state.withLock { state in
             state.nextPosition += 1
             state.positions[idempotencyKey] = state.nextPosition
@@ -65,12 +66,12 @@ package final class MutationJournal: Sendable {
 
     /// Lists a call, unless it is listed already; returns whether it is listed.
     ///
-    /// Nothing is written without a persistent cache, a mutation key, or a request that encodes.
+    /// Nothing is written without a persistent cache, a mutation key, or a request that encodes. Takes the
+    /// call's listing by reference, as `reserve(_:)` does.
     @discardableResult
-    package func write(_ info: MutationInfo) -> Bool {
-        guard Self.mayList(info.mutationKey), let mutationKey = info.mutationKey, let cache = provider() else {
-            return false
-        }
+    package func write(_ call: MutationListing) -> Bool {
+        guard let mutationKey = call.info.mutationKey, let cache = provider() else { return false }
+        let info = call.info
         guard let request = encode(info.request, mutationKey: mutationKey) else { return false }
         let record = MutationRecord(
             idempotencyKey: info.idempotencyKey, mutationKey: mutationKey, scope: info.scope,

@@ -47,9 +47,8 @@ final class MutationRun: Sendable {
                 if let onMutate = global.onMutate { try await onMutate(call.info) }
                 context = try await steps.onMutate?(request) ?? ()
             }
-            // Saved before it is first sent, so that a restart sends it again: at least once. (Asked first, so
-            // that a call the journal never lists does not copy its listing to be told so.)
-            if MutationJournal.mayList(call.info.mutationKey) { cache.journal.write(call.info) }
+            // Saved before it is first sent, so that a restart sends it again: at least once.
+            cache.journal.write(call)
             if let scope = call.info.scope { try await cache.waitForTurn(id, scope: scope) }
             outcome = await attempt(MutationCall(id: id, key: call.info.key))
         } catch is CancellationError {

@@ -40,49 +40,43 @@ final class MutationSteps: Sendable {
 extension MutationOptions {
     /// These options, erased.
     var steps: MutationSteps {
-        var erasedOnMutate: MutationSteps.OnMutate?
-        var erasedOnSuccess: MutationSteps.OnSuccess?
-        var erasedOnError: MutationSteps.OnError?
-        var erasedOnSettled: MutationSteps.OnSettled?
-        var erasedInvalidates: MutationSteps.Invalidates?
-        if let onMutate {
-            erasedOnMutate = { request in
-                guard let request = request as? Request else { return () }
-                return try await onMutate(request)
-            }
-        }
-        if let onSuccess {
-            erasedOnSuccess = { response, request, context in
-                guard let response = response as? Response, let request = request as? Request else { return }
-                try await onSuccess(response, request, context)
-            }
-        }
-        if let onError {
-            erasedOnError = { error, request, context in
-                guard let request = request as? Request else { return }
-                try await onError(error, request, context)
-            }
-        }
-        if let onSettled {
-            erasedOnSettled = { response, error, request, context in
-                guard let request = request as? Request else { return }
-                try await onSettled(response.flatMap { $0 as? Response }, error, request, context)
-            }
-        }
-        if let invalidates {
-            erasedInvalidates = { result, request in
-                guard let request = request as? Request else { return [] }
-                switch result {
-                case .success(let response):
-                    guard let response = response as? Response else { return [] }
-                    return invalidates(.success(response), request)
-                case .failure(let error):
-                    return invalidates(.failure(error), request)
+        MutationSteps(
+            onMutate: onMutate.map { onMutate -> MutationSteps.OnMutate in
+                { request in
+                    guard let request = request as? Request else { return () }
+                    return try await onMutate(request)
                 }
-            }
-        }
-        return MutationSteps(
-            onMutate: erasedOnMutate, onSuccess: erasedOnSuccess, onError: erasedOnError, onSettled: erasedOnSettled,
-            invalidates: erasedInvalidates, invalidatesWhen: invalidatesWhen, retry: retry, networkMode: networkMode)
+            },
+            onSuccess: onSuccess.map { onSuccess -> MutationSteps.OnSuccess in
+                { response, request, context in
+                    guard let response = response as? Response, let request = request as? Request else { return }
+                    try await onSuccess(response, request, context)
+                }
+            },
+            onError: onError.map { onError -> MutationSteps.OnError in
+                { error, request, context in
+                    guard let request = request as? Request else { return }
+                    try await onError(error, request, context)
+                }
+            },
+            onSettled: onSettled.map { onSettled -> MutationSteps.OnSettled in
+                { response, error, request, context in
+                    guard let request = request as? Request else { return }
+                    try await onSettled(response.flatMap { $0 as? Response }, error, request, context)
+                }
+            },
+            invalidates: invalidates.map { invalidates -> MutationSteps.Invalidates in
+                { result, request in
+                    guard let request = request as? Request else { return [] }
+                    switch result {
+                    case .success(let response):
+                        guard let response = response as? Response else { return [] }
+                        return invalidates(.success(response), request)
+                    case .failure(let error):
+                        return invalidates(.failure(error), request)
+                    }
+                }
+            },
+            invalidatesWhen: invalidatesWhen, retry: retry, networkMode: networkMode)
     }
 }

@@ -10,16 +10,19 @@ final class ViewChannel<Value: Sendable>: Sendable {
     let core: ViewCore
     /// Every publication, to every relay.
     let publications: DirectSubject<ViewRelay<Value>>
-    /// Where deliveries run; nil: at once, on the thread that published.
-    private let delivery: (any Scheduler)?
-    /// Whether `delivery` is set: checked instead of binding it, which copies the scheduler at every publication.
-    private let deliversLater: Bool
+    /// Runs a delivery on the client's delivery scheduler; nil: at once, on the thread that published. A closure,
+    /// not the scheduler: binding an optional existential copies it at every publication.
+    private let deliverLater: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
     init(_ box: SnapshotBox<Value>, client: QueryClient) {
         core = ViewCore(box)
         publications = DirectSubject(ViewSends(box: box, stateChanged: true))
-        delivery = client.deliveryScheduler is ImmediateScheduler ? nil : client.deliveryScheduler
-        deliversLater = delivery != nil
+        let scheduler = client.deliveryScheduler
+        if scheduler is ImmediateScheduler {
+            deliverLater = nil
+        } else {
+            deliverLater = { action in _ = scheduler.schedule(action) }
+        }
     }
 
     /// How many relays of subscribers listen, observation registrars' apart (for tests).
@@ -30,8 +33,8 @@ final class ViewChannel<Value: Sendable>: Sendable {
     /// Stores `sends.box` as the latest and sends the publication. Callers publish one at a time, in order.
     func publish(_ sends: ViewSends) {
         core.store(sends.box)
-        if deliversLater, let delivery {
-            delivery.schedule { [self, sends] in publications.send(sends) }
+        if let deliverLater {
+            deliverLater { [self, sends] in publications.send(sends) }
         } else {
             publications.send(sends)
         }
