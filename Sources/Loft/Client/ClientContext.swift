@@ -1,6 +1,9 @@
 /// What every cache entry of one client shares: the clock and its timer queue, the task tracker, focus and
-/// network, the event stream, and the ways back to the client (to be collected, to be found by key). It holds
-/// the client weakly, so entries never keep their client alive.
+/// network, the event stream, and the ways back to the client (to be collected, to be found by key). Those
+/// reach the client's entry table, not the client, so entries never keep their client alive; the client cuts
+/// them when it goes (`unlink()`). No reference to the client is weak: a weakly referenced object takes the
+/// runtime's slow path on every retain and release, and the client and its mutation cache are retained on
+/// every call.
 package final class ClientContext: Sendable {
     package let scheduler: any Scheduler
     /// Reads `scheduler.now`. A closure made once: reading the time through the stored existential copied it
@@ -70,8 +73,14 @@ package final class ClientContext: Sendable {
         links.withLock { $0.collect }?(entry)
     }
 
-    /// Sets how an entry is found by key (the client's entries, which it holds weakly).
+    /// Sets how an entry is found by key (in the client's entry table).
     package func setFinder(_ find: @escaping @Sendable (QueryKey) -> QueryCacheEntry?) {
         links.withLock { $0.find = find }
+    }
+
+    /// Drops the ways back to the client (it is gone): they hold its entry table, whose entries hold this
+    /// context. Afterwards nothing is collected, and no entry is found by key.
+    package func unlink() {
+        links.withLock { $0 = Links() }
     }
 }

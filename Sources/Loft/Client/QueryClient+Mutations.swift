@@ -37,8 +37,7 @@ extension QueryClient {
         _ defaults: MutationDefaults<Request, Response>, for mutationKey: QueryKey
     ) {
         mutationCache.setResumer(
-            { [weak self] record in
-                guard let self else { return }
+            { client, record in
                 let request: Request
                 do {
                     request = try JSONDecoder().decode(Request.self, from: Data(record.request.utf8))
@@ -47,7 +46,7 @@ extension QueryClient {
                         key: record.mutationKey, storedType: "request", expectedType: "\(Request.self)",
                         reason: "\(error)")
                 }
-                Mutation(client: self, options: defaults.options, fetcher: defaults.fetcher).resume(request, record)
+                Mutation(client: client, options: defaults.options, fetcher: defaults.fetcher).resume(request, record)
             }, for: mutationKey)
     }
 
@@ -73,6 +72,6 @@ extension QueryClient {
     /// `resumePausedMutations()` with the host's connectivity given.
     package func resumePausedMutations(hostIsOnline: Bool?) -> Int {
         if hostIsOnline == false { setOnline(false) }
-        return mutationCache.resumeJournal()
+        return mutationCache.resumeJournal(for: self)
     }
 }

@@ -89,8 +89,9 @@ public final class QueryClient: Sendable {
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
         mutationCache = MutationCache(context: context) { cache ?? QueryPersistenceDefaults.cache }
-        context.setCollector { [weak self] entry in self?.collect(entry) }
-        context.setFinder { [weak self] key in self?.existingEntry(for: key) }
+        // The links hold the entry table and the context, not the client (see `ClientContext`); `deinit` cuts them.
+        context.setCollector { [state, context] entry in Self.remove(entry, from: state, context: context) }
+        context.setFinder { [state] key in state.withLock { $0.entries[key] } }
         context.environment.update { conditions in
             conditions.isFocused = isFocused
             conditions.isOnline = isOnline
@@ -168,12 +169,18 @@ public final class QueryClient: Sendable {
         return persistence
     }
 
-    private func collect(_ entry: QueryCacheEntry) {
-        remove(entry)
+    deinit {
+        context.unlink()
+        mutationCache.close()
     }
 
     /// Removes `entry` from the cache: its fetch is cancelled, and it is gone (the next use makes a new one).
     func remove(_ entry: QueryCacheEntry) {
+        Self.remove(entry, from: state, context: context)
+    }
+
+    /// `remove(_:)`, for garbage collection, which reaches the entry table but not the client.
+    private static func remove(_ entry: QueryCacheEntry, from state: Locked<State>, context: ClientContext) {
         let removed = state.withLock { state -> Bool in
             guard state.entries[entry.key] === entry else { return false }
             state.entries[entry.key] = nil

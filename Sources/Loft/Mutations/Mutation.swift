@@ -83,9 +83,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         self.init(client: client, options: options, send: Self.sender(.call(fetcher)), succeeded: Self.successBoxes)
     }
 
-    /// Binds a request to the fetcher: the closure a call's run sends once per attempt.
+    /// Binds a request and its call to the fetcher: the closure a call's run sends once per attempt.
     @usableFromInline
-    typealias Sender = @Sendable (Request) -> @Sendable (MutationCall) async throws -> MutationResponse
+    typealias Sender = @Sendable (Request, MutationCall) -> @Sendable () async throws -> MutationResponse
 
     /// The fetcher bound to a request, its response boxed as it returns. The public initialisers are inlinable
     /// and hand this over from the module that makes the mutation, where it runs specialised for `Response`:
@@ -94,9 +94,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     static func sender(_ fetcher: MutationFetcher<Request, Response>) -> Sender {
         switch fetcher {
         case .request(let fetcher):
-            return { request in { _ in MutationResponse(try await fetcher(request)) } }
+            return { request, _ in { MutationResponse(try await fetcher(request)) } }
         case .call(let fetcher):
-            return { request in { call in MutationResponse(try await fetcher(request, call)) } }
+            return { request, call in { MutationResponse(try await fetcher(request, call)) } }
         }
     }
 
@@ -321,7 +321,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             }
         }
         let run = MutationRun(
-            call: submitted, isRestored: record != nil, client: client, steps: steps, send: send(request),
+            call: submitted, isRestored: record != nil, client: client, steps: steps,
+            send: send(request, MutationCall(id: id, key: submitted.info.key)),
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately) { [self] in
             let outcome = await run.perform()

@@ -70,12 +70,17 @@ package final class MutationCache: Sendable {
         var idempotencyKeys = IdempotencyKeys()
         var callbacks = MutationCallbacks()
         /// How to send again a call restored after a restart, by mutation key (`setMutationDefaults`).
-        var resumers: [QueryKey: @Sendable (MutationRecord) throws -> Void] = [:]
+        var resumers: [QueryKey: Resumer] = [:]
         /// When settled calls are due for removal, earliest first.
         var removals = Heap<Removal>()
         /// The instant the collector's timer was last set for (nil: not set).
         var collectorSetFor: SchedulerInstant?
+        /// The client is gone (`close()`): the collector is not set again.
+        var isClosed = false
     }
+
+    /// Sends again a call restored after a restart, as a mutation of the client given.
+    package typealias Resumer = @Sendable (QueryClient, MutationRecord) throws -> Void
 
     /// A settled call's removal, `gcTime` after it settled.
     private struct Removal: Comparable, Sendable {
@@ -120,14 +125,14 @@ package final class MutationCache: Sendable {
     }
 
     /// Registers how calls of `mutationKey` restored after a restart are sent again.
-    package func setResumer(_ resume: @escaping @Sendable (MutationRecord) throws -> Void, for mutationKey: QueryKey) {
+    package func setResumer(_ resume: @escaping Resumer, for mutationKey: QueryKey) {
         state.withLock { $0.resumers[mutationKey] = resume }
     }
 
     /// Sends again, in submission order, the calls listed in the journal that no call of this client runs; a
     /// call whose mutation key has no defaults stays listed, and one whose request no longer decodes is taken
     /// off the list; both are reported on `events`. Returns how many were resumed.
-    package func resumeJournal() -> Int {
+    package func resumeJournal(for client: QueryClient) -> Int {
         var resumed = 0
         for record in journal.records where journal.claim(record.idempotencyKey) {
             guard let resume = state.withLock({ $0.resumers[record.mutationKey] }) else {
@@ -137,7 +142,7 @@ package final class MutationCache: Sendable {
                 continue
             }
             do {
-                try resume(record)
+                try resume(client, record)
                 resumed += 1
             } catch {
                 context.emit(.persistenceFailed(MutationJournal.key, error: error))
@@ -222,7 +227,7 @@ package final class MutationCache: Sendable {
                 return false
             }
             if isFirst { resume() }
-            return { [weak self] in self?.leaveLine(id, scope: scope) }
+            return { self.leaveLine(id, scope: scope) }
         }
         update(id, isPaused: false)
     }
@@ -327,17 +332,25 @@ package final class MutationCache: Sendable {
     /// what it set is still the earliest, and sets it again if not, so the last one to set it leaves it right.
     private func setCollector() {
         var target = state.withLock { state -> SchedulerInstant?? in
-            let earliest = state.removals.min?.instant
+            let earliest = state.isClosed ? nil : state.removals.min?.instant
             return earliest == state.collectorSetFor ? .none : .some(earliest)
         }
         while case .some(let instant) = target {
-            context.timers.set(collector, at: instant) { [weak self] in self?.collectDue() }
+            // A strong reference (a weak one would slow every retain of this cache), held while the timer is
+            // set; `close()` cancels it when the client goes.
+            context.timers.set(collector, at: instant) { self.collectDue() }
             target = state.withLock { state -> SchedulerInstant?? in
                 state.collectorSetFor = instant
-                let earliest = state.removals.min?.instant
+                let earliest = state.isClosed ? nil : state.removals.min?.instant
                 return earliest == instant ? .none : .some(earliest)
             }
         }
+    }
+
+    /// The client is gone: the collector's timer, which holds this cache, is cancelled and not set again.
+    package func close() {
+        state.withLock { $0.isClosed = true }
+        setCollector()
     }
 
     /// A call left its line without settling (cancelled while waiting).

@@ -15,14 +15,14 @@ final class MutationRun: Sendable {
     let isRestored: Bool
     let client: QueryClient
     let steps: MutationSteps
-    /// The request, sent once per attempt.
-    let send: @Sendable (MutationCall) async throws -> MutationResponse
+    /// The request, bound to the call, sent once per attempt.
+    let send: @Sendable () async throws -> MutationResponse
     /// The `onSuccess` given to `execute(with:onSuccess:)`, if any, given the response's box.
     let onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
 
     init(
         call: MutationListing, isRestored: Bool, client: QueryClient, steps: MutationSteps,
-        send: @escaping @Sendable (MutationCall) async throws -> MutationResponse,
+        send: @escaping @Sendable () async throws -> MutationResponse,
         onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
     ) {
         self.call = call
@@ -36,29 +36,54 @@ final class MutationRun: Sendable {
     private var id: UInt64 { call.info.id }
     private var request: any Sendable { call.info.request }
 
+    /// Runs the call. What is not needed by a call without callbacks (`onMutate`, the callbacks after the
+    /// request) is in functions of their own, whose frames such a call never allocates: inlined here, they
+    /// made this frame outgrow the task's first block of memory, and every call allocated more.
     @inline(__always)
     func perform() async -> Result<MutationResponse, any Error> {
         let cache = client.mutationCache
         let global = cache.callbacks
+        // A restored call's `onMutate` ran before the restart: its callbacks get no context.
         var context: (any Sendable)?
         var outcome: Result<MutationResponse, any Error>
         do {
             if !isRestored {
-                if let onMutate = global.onMutate { try await onMutate(call.info) }
-                context = try await steps.onMutate?(request) ?? ()
+                context = global.onMutate == nil && steps.onMutate == nil ? () : try await mutate(global)
             }
             // Saved before it is first sent, so that a restart sends it again: at least once.
             cache.journal.write(call)
             if let scope = call.info.scope { try await cache.waitForTurn(id, scope: scope) }
-            outcome = await attempt(MutationCall(id: id, key: call.info.key))
+            outcome = await attempt()
         } catch is CancellationError {
             outcome = .failure(MutationError.cancelled(id: id))
         } catch {
             outcome = .failure(error)
         }
         var callbackError: (any Error)?
+        if !global.isEmpty || steps.hasSettlingCallbacks || onSuccess != nil {
+            callbackError = await settle(outcome, context: context, global: global)
+        }
+        invalidate(after: outcome)
+        let result = callbackError.map { .failure($0) } ?? outcome
+        cache.settle(id, result)
+        return result
+    }
+
+    /// The `onMutate`s, the client's first: the context the mutation's returns.
+    @inline(never)
+    private func mutate(_ global: MutationCallbacks) async throws -> any Sendable {
+        if let onMutate = global.onMutate { try await onMutate(call.info) }
+        return try await steps.onMutate?(request) ?? ()
+    }
+
+    /// The callbacks after the request, in their order: the first error one of them threw.
+    @inline(never)
+    private func settle(
+        _ outcome: Result<MutationResponse, any Error>, context: (any Sendable)?, global: MutationCallbacks
+    ) async -> (any Error)? {
+        var callbackError: (any Error)?
         // The listing as the callbacks see it (failure count, pause), read only when a client callback wants it.
-        let listing = global.isEmpty ? nil : cache.listing(id)
+        let listing = global.isEmpty ? nil : client.mutationCache.listing(id)
         let request = request
         switch outcome {
         case .success(let boxed):
@@ -90,16 +115,13 @@ final class MutationRun: Sendable {
                 await Self.run(&callbackError) { try await onSettled(nil, error, request, context) }
             }
         }
-        invalidate(after: outcome)
-        let result = callbackError.map { .failure($0) } ?? outcome
-        cache.settle(id, result)
-        return result
+        return callbackError
     }
 
     /// The request through the client's retryer, reporting pauses and failed attempts to the mutation cache.
     @inline(__always)
-    private func attempt(_ call: MutationCall) async -> Result<MutationResponse, any Error> {
-        let (cache, id, send) = (client.mutationCache, id, send)
+    private func attempt() async -> Result<MutationResponse, any Error> {
+        let (cache, id) = (client.mutationCache, id)
         let outcome = await Retryer.run(
             policy: steps.retry, networkMode: steps.networkMode, context: client.context,
             reporting: { progress in
@@ -109,7 +131,7 @@ final class MutationRun: Sendable {
                 case .continued: cache.update(id, isPaused: false)
                 }
             },
-            { try await send(call) })
+            send)
         switch outcome {
         case .success(let response):
             return .success(response)

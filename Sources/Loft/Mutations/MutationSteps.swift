@@ -21,6 +21,8 @@ final class MutationSteps: Sendable {
     let invalidatesWhen: InvalidationMoment
     let retry: RetryPolicy
     let networkMode: NetworkMode
+    /// Whether a callback runs after the request (`onSuccess`, `onError` or `onSettled`).
+    let hasSettlingCallbacks: Bool
 
     init(
         onMutate: OnMutate?, onSuccess: OnSuccess?, onError: OnError?, onSettled: OnSettled?,
@@ -34,6 +36,7 @@ final class MutationSteps: Sendable {
         self.invalidatesWhen = invalidatesWhen
         self.retry = retry
         self.networkMode = networkMode
+        hasSettlingCallbacks = onSuccess != nil || onError != nil || onSettled != nil
     }
 }
 

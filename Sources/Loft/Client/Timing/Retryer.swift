@@ -76,21 +76,43 @@ package final class Retryer: Sendable {
             isRetryCancelled: { false }, reporting: report, attempt)
     }
 
+    /// The first attempt, when it may start at once; everything else is in `retrying`, whose (larger) frame a
+    /// run that starts at once and succeeds never allocates: in a task of its own, as a mutation's call runs,
+    /// that frame alone outgrew the task's first block of memory.
     private static func run<Value: Sendable>(
         policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, context: ClientContext,
         isRetryCancelled isCancelled: () -> Bool, reporting report: @Sendable (Progress) -> Void,
         _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
+        var firstError: (any Error)?
+        if networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
+            do {
+                return .success(try await attempt())
+            } catch {
+                firstError = error
+            }
+        }
+        return await retrying(
+            after: firstError, policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused,
+            context: context, isRetryCancelled: isCancelled, reporting: report, attempt)
+    }
+
+    /// The rest of a run: after the first attempt failed with `firstError`, or, when it is nil, from a first
+    /// attempt that may not start yet (it waits, paused, until it may).
+    @inline(never)
+    private static func retrying<Value: Sendable>(
+        after firstError: (any Error)?, policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool,
+        context: ClientContext, isRetryCancelled isCancelled: () -> Bool,
+        reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
+    ) async -> Outcome<Value> {
         var failures = 0
+        var failed = firstError
         do {
-            // Checked before a closure is made to wait with: most runs start at once.
-            if !networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
+            if failed == nil {
                 try await wait(report, context: context) { networkMode.canStart(isOnline: $0.isOnline) }
             }
             while true {
-                do {
-                    return .success(try await attempt())
-                } catch {
+                if let error = failed {
                     if Task.isCancelled { return .cancelled }
                     failures += 1
                     guard !isCancelled(), let delay = policy.delayBeforeRetry(failures, error) else {
@@ -106,6 +128,11 @@ package final class Retryer: Sendable {
                         }
                     }
                     if isCancelled() { return .failure(error, failureCount: failures) }
+                }
+                do {
+                    return .success(try await attempt())
+                } catch {
+                    failed = error
                 }
             }
         } catch {
