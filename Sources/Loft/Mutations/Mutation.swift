@@ -321,27 +321,30 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             }
         }
         let run = MutationRun(
-            call: submitted, isRestored: record != nil, client: client, steps: steps,
+            call: submitted, isRestored: record != nil, client: client, owner: self, steps: steps,
             send: send(request, MutationCall(id: id, key: submitted.info.key)),
             onSuccess: erasedOnSuccess)
-        let task = client.context.tracker.spawn(immediately: immediately) { [self] in
-            let outcome = await run.perform()
-            let settled = showing(outcome)
-            let isLatest = calls.withLock { calls -> Bool in
-                calls.pending.settle(id)
-                guard calls.latest == id else { return false }
-                calls.shown = settled
-                return true
-            }
-            if isLatest { publish() }
-            return outcome
-        }
+        let task = client.context.tracker.spawn(immediately: immediately, run)
         let isPending = cache.attach(task, to: id)
         return (id, task, isPending)
+    }
+
+    /// Shows a settled call's state if it is still the latest call.
+    func callSettled(_ id: UInt64, _ outcome: Result<MutationResponse, any Error>) {
+        let settled = showing(outcome)
+        let isLatest = calls.withLock { calls -> Bool in
+            calls.pending.settle(id)
+            guard calls.latest == id else { return false }
+            calls.shown = settled
+            return true
+        }
+        if isLatest { publish() }
     }
 }
 
 extension Mutation: ObservableQueryState {}
+
+extension Mutation: MutationCallOwner {}
 
 /// The key of a mutation's snapshots (a mutation has no cache entry).
 @usableFromInline

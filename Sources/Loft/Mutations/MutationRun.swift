@@ -7,13 +7,18 @@
 /// - The client's callbacks run before the mutation's of the same name; see `MutationOptions` for the order.
 /// - A throwing callback does not stop the ones after it; the call settles with the first callback error.
 /// - The options' `invalidates` runs after the callbacks, with the request's own outcome.
-/// - The call settles in the client's mutation cache only after every callback ran, which frees its scope.
-final class MutationRun: Sendable {
+/// - The call settles in the client's mutation cache only after every callback ran, which frees its scope;
+///   then its mutation is told (`MutationCallOwner`).
+/// - It is the work of the call's task (`TrackedWork`): not generic, so the task's closure is specialised for it
+///   and runs it without one more async frame.
+final class MutationRun: TrackedWork {
     /// The call as the mutation cache listed it when it was submitted (shared with its record).
     let call: MutationListing
     /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
     let isRestored: Bool
     let client: QueryClient
+    /// The mutation, told when the call settled (held until then: a mutation is freed once its calls end).
+    let owner: any MutationCallOwner
     let steps: MutationSteps
     /// The request, bound to the call, sent once per attempt.
     let send: @Sendable () async throws -> MutationResponse
@@ -21,13 +26,15 @@ final class MutationRun: Sendable {
     let onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
 
     init(
-        call: MutationListing, isRestored: Bool, client: QueryClient, steps: MutationSteps,
+        call: MutationListing, isRestored: Bool, client: QueryClient, owner: any MutationCallOwner,
+        steps: MutationSteps,
         send: @escaping @Sendable () async throws -> MutationResponse,
         onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
     ) {
         self.call = call
         self.isRestored = isRestored
         self.client = client
+        self.owner = owner
         self.steps = steps
         self.send = send
         self.onSuccess = onSuccess
@@ -36,11 +43,19 @@ final class MutationRun: Sendable {
     private var id: UInt64 { call.info.id }
     private var request: any Sendable { call.info.request }
 
+    /// Runs the call, then tells its mutation.
+    @inline(__always)
+    func run() async -> Result<MutationResponse, any Error> {
+        let outcome = await perform()
+        owner.callSettled(id, outcome)
+        return outcome
+    }
+
     /// Runs the call. What is not needed by a call without callbacks (`onMutate`, the callbacks after the
     /// request) is in functions of their own, whose frames such a call never allocates: inlined here, they
     /// made this frame outgrow the task's first block of memory, and every call allocated more.
     @inline(__always)
-    func perform() async -> Result<MutationResponse, any Error> {
+    private func perform() async -> Result<MutationResponse, any Error> {
         let cache = client.mutationCache
         let global = cache.callbacks
         // A restored call's `onMutate` ran before the restart: its callbacks get no context.
@@ -159,4 +174,10 @@ final class MutationRun: Sendable {
             if first == nil { first = error }
         }
     }
+}
+
+/// What a call's run tells its mutation (whose types it does not know).
+protocol MutationCallOwner: AnyObject, Sendable {
+    /// The call settled with `outcome`, after every callback ran.
+    func callSettled(_ id: UInt64, _ outcome: Result<MutationResponse, any Error>)
 }
