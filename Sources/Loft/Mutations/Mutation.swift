@@ -167,26 +167,31 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     /// Publishes the latest call's state, unless it was published: one publication at a time, the last one
-    /// after the last change.
+    /// after the last change. What to send is worked out under the lock, on the states where they are kept:
+    /// copying the two out (as an optional pair) cost more than the rest of the publication's own work.
     private func publish() {
         publications.run {
-            let change = calls.withLock { calls -> (last: MutationShowing, next: MutationShowing)? in
-                guard calls.shown.box !== calls.published.box else { return nil }
+            let sends = calls.withLock { calls -> ViewSends in
+                guard calls.shown.box !== calls.published.box else {
+                    return ViewSends(box: calls.shown.box, stateChanged: false)
+                }
                 defer { calls.published = calls.shown }
-                return (calls.published, calls.shown)
+                return Self.sends(from: calls.published, to: calls.shown)
             }
-            guard let (last, next) = change else { return }
-            var sends = ViewSends(box: next.box, stateChanged: true, value: next.value)
-            if last.kind == next.kind, last.kind == .succeeded || last.kind == .failed {
-                // Two settled states in a row (the pending one between them was never published).
-                sends.stateChanged = !Self.showSame(last.box, next.box)
-            }
-            // A success after another one with the same response shows no new value.
-            sends.valueChanged =
-                next.value == nil ? last.value != nil : sends.stateChanged || last.kind != .succeeded
-            guard sends.stateChanged || sends.valueChanged else { return }
-            channel.publish(sends)
+            if sends.stateChanged || sends.valueChanged { channel.publish(sends) }
         }
+    }
+
+    /// What a change from the state `last` published to `next` sends.
+    private static func sends(from last: borrowing MutationShowing, to next: borrowing MutationShowing) -> ViewSends {
+        var sends = ViewSends(box: next.box, stateChanged: true, value: next.value)
+        if last.kind == next.kind, last.kind == .succeeded || last.kind == .failed {
+            // Two settled states in a row (the pending one between them was never published).
+            sends.stateChanged = !showSame(last.box, next.box)
+        }
+        // A success after another one with the same response shows no new value.
+        sends.valueChanged = next.value == nil ? last.value != nil : sends.stateChanged || last.kind != .succeeded
+        return sends
     }
 
     deinit {
