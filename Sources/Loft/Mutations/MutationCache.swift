@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The mutation cache of one client (TanStack's `MutationCache`): every call of every `Mutation` of the client,
 /// from submission until `gcTime` after it settled, with the scopes that run their calls one at a time.
 ///
@@ -94,6 +96,8 @@ package final class MutationCache: Sendable {
 
     private let context: ClientContext
     private let state = Locked(State())
+    /// Whether `state.callbacks` holds a callback.
+    private let hasCallbacks = Atomic<Bool>(false)
     /// The timer that removes settled calls when they are due.
     private let collector: TimerQueue.Key
     /// The pending calls written to the client's persistent cache.
@@ -107,10 +111,16 @@ package final class MutationCache: Sendable {
 
     // MARK: - Reading
 
-    /// The client-wide callbacks, run before each mutation's own.
+    /// The client-wide callbacks, run before each mutation's own. A call reads them as it starts; most clients
+    /// set none, and then reading them takes no lock.
     package var callbacks: MutationCallbacks {
-        get { state.withLock { $0.callbacks } }
-        set { state.withLock { $0.callbacks = newValue } }
+        get { hasCallbacks.load(ordering: .acquiring) ? state.withLock { $0.callbacks } : MutationCallbacks() }
+        set {
+            state.withLock { state in
+                state.callbacks = newValue
+                hasCallbacks.store(!newValue.isEmpty, ordering: .releasing)
+            }
+        }
     }
 
     /// The calls `filter` lets through, in submission order.

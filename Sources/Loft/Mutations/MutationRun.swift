@@ -79,9 +79,9 @@ final class MutationRun: TrackedWork {
             callbackError = await settle(outcome, context: context, global: global)
         }
         invalidate(after: outcome)
-        let result = callbackError.map { .failure($0) } ?? outcome
-        cache.settle(id, result)
-        return result
+        if let callbackError { outcome = .failure(callbackError) }
+        cache.settle(id, outcome)
+        return outcome
     }
 
     /// The `onMutate`s, the client's first: the context the mutation's returns.
