@@ -297,21 +297,28 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
     /// not run again, and its other callbacks get no context.
     func resume(_ request: Request, _ record: MutationRecord) {
-        start(request, restoring: record, onSuccess: nil)
+        let call = client.mutationCache.submit(request: request, restoring: record, keptFor: keptFor)
+        start(call, request, isRestored: true, immediately: false, onSuccess: nil)
     }
 
-    /// Submits a call and starts its task; returns the call's id, its task, whose value is the call's outcome,
+    /// Submits a new call and starts its task (see `start(_:_:isRestored:immediately:onSuccess:)`).
+    @discardableResult
+    private func start(
+        _ request: Request, immediately: Bool = false, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
+    ) -> (id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool) {
+        let call = client.mutationCache.submit(
+            request: request, mutationKey: options.mutationKey, scope: options.scope, keptFor: keptFor,
+            meta: options.meta)
+        return start(call, request, isRestored: false, immediately: immediately, onSuccess: onSuccess)
+    }
+
+    /// Starts the task of a submitted call; returns the call's id, its task, whose value is the call's outcome,
     /// and whether the call was still pending when its task was handed to the mutation cache.
     @discardableResult
     private func start(
-        _ request: Request, restoring record: MutationRecord? = nil, immediately: Bool = false,
+        _ submitted: MutationListing, _ request: Request, isRestored: Bool, immediately: Bool,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
     ) -> (id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool) {
-        let cache = client.mutationCache
-        let submitted = cache.submit(
-            request: request, mutationKey: record?.mutationKey ?? options.mutationKey,
-            scope: record.map(\.scope) ?? options.scope, keptFor: keptFor, meta: record?.meta ?? options.meta,
-            restoring: record)
         let id = submitted.info.id
         calls.withLock { calls in
             calls.latest = id
@@ -326,11 +333,11 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             }
         }
         let run = MutationRun(
-            call: submitted, isRestored: record != nil, client: client, owner: self, steps: steps,
+            call: submitted, isRestored: isRestored, client: client, owner: self, steps: steps,
             send: send(request, MutationCall(id: id, key: submitted.info.key)),
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately, run)
-        let isPending = cache.attach(task, to: id)
+        let isPending = client.mutationCache.attach(task, to: id)
         return (id, task, isPending)
     }
 

@@ -166,25 +166,41 @@ package final class MutationCache: Sendable {
 
     /// Lists a new pending call, kept listed `keptFor` nanoseconds once settled (its `gcTime`, converted once
     /// per mutation; nil: until removed by hand); returns it as listed, by reference (the record shares it: the
-    /// listing is not copied). A call restored after a restart keeps its idempotency key and submission time.
+    /// listing is not copied). Its place in the journal is reserved.
     package func submit(
-        request: any Sendable, mutationKey: QueryKey?, scope: String?, keptFor: Int64?, meta: [String: String],
-        restoring record: MutationRecord? = nil
+        request: any Sendable, mutationKey: QueryKey?, scope: String?, keptFor: Int64?, meta: [String: String]
     ) -> MutationListing {
-        let submittedAt = record?.submittedAt ?? context.now
+        let call = list(
+            request: request, mutationKey: mutationKey, scope: scope, keptFor: keptFor, meta: meta,
+            submittedAt: context.now, key: nil)
+        journal.reserve(call)
+        return call
+    }
+
+    /// Lists a call saved before a restart, as `submit` lists a new one: it keeps its idempotency key and its
+    /// submission time (and the journal still lists it).
+    package func submit(request: any Sendable, restoring record: MutationRecord, keptFor: Int64?) -> MutationListing {
+        list(
+            request: request, mutationKey: record.mutationKey, scope: record.scope, keptFor: keptFor,
+            meta: record.meta, submittedAt: record.submittedAt, key: IdempotencyKey(.restored(record.idempotencyKey)))
+    }
+
+    /// Lists a pending call, with a new idempotency key unless it is given one.
+    private func list(
+        request: any Sendable, mutationKey: QueryKey?, scope: String?, keptFor: Int64?, meta: [String: String],
+        submittedAt: SchedulerInstant, key: IdempotencyKey?
+    ) -> MutationListing {
         let call = state.withLock { state -> MutationListing in
             state.nextID += 1
-            let key = record.map { IdempotencyKey(.restored($0.idempotencyKey)) } ?? state.idempotencyKeys.next()
             let call = MutationListing(
                 MutationInfo(
                     id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
                     isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil,
-                    meta: meta, key: key))
+                    meta: meta, key: key ?? state.idempotencyKeys.next()))
             state.records.insert(Record(call, keptFor: keptFor), for: state.nextID)
             if let scope { state.lines[scope, default: ScopeLine()].append(state.nextID) }
             return call
         }
-        if record == nil { journal.reserve(call) }
         context.emit(.mutation(.added(call.info)))
         return call
     }
