@@ -337,7 +337,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             send: send(request, MutationCall(id: id, key: submitted.info.key)),
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately, run)
-        let isPending = client.mutationCache.attach(task, to: id)
+        // A call that ended already has nothing to cancel: its task is not handed to the mutation cache.
+        let isPending = !run.hasEnded && client.mutationCache.attach(task, to: id)
         return (id, task, isPending)
     }
 

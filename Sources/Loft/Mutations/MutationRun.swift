@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One call of a `Mutation` from its `onMutate` to its settlement: the order of the callbacks, the wait for
 /// the scope, the request through the retryer, and what the call's outcome is when a callback throws. Not
 /// generic: the mutation hands it its steps erased (`MutationSteps`) and the request in a closure. A class, so
@@ -12,6 +14,8 @@
 /// - It is the work of the call's task (`TrackedWork`): not generic, so the task's closure is specialised for it
 ///   and runs it without one more async frame.
 final class MutationRun: TrackedWork {
+    /// Whether `run()` returned: its call settled and its mutation was told.
+    private let ended = Atomic<Bool>(false)
     /// The call as the mutation cache listed it when it was submitted (shared with its record).
     let call: MutationListing
     /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
@@ -48,7 +52,13 @@ final class MutationRun: TrackedWork {
     func run() async -> Result<MutationResponse, any Error> {
         let outcome = await perform()
         owner.callSettled(id, outcome)
+        ended.store(true, ordering: .releasing)
         return outcome
+    }
+
+    /// Whether the run ended (a call whose fetcher answers at once has ended when its task is handed over).
+    var hasEnded: Bool {
+        ended.load(ordering: .acquiring)
     }
 
     /// Runs the call. What is not needed by a call without callbacks (`onMutate`, the callbacks after the
