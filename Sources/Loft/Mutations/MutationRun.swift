@@ -73,7 +73,7 @@ final class MutationRun: TrackedWork {
         var outcome: Result<MutationResponse, any Error>
         do {
             if !isRestored {
-                context = global.onMutate == nil && steps.onMutate == nil ? () : try await mutate(global)
+                context = global.onMutate == nil && steps.onMutate == nil ? () : try await runOnMutate(global)
             }
             // Saved before it is first sent, so that a restart sends it again: at least once.
             cache.journal.write(call)
@@ -86,7 +86,7 @@ final class MutationRun: TrackedWork {
         }
         var callbackError: (any Error)?
         if !global.isEmpty || steps.hasSettlingCallbacks || onSuccess != nil {
-            callbackError = await settle(outcome, context: context, global: global)
+            callbackError = await runCallbacks(after: outcome, context: context, global: global)
         }
         invalidate(after: outcome)
         if let callbackError { outcome = .failure(callbackError) }
@@ -96,15 +96,15 @@ final class MutationRun: TrackedWork {
 
     /// The `onMutate`s, the client's first: the context the mutation's returns.
     @inline(never)
-    private func mutate(_ global: MutationCallbacks) async throws -> any Sendable {
+    private func runOnMutate(_ global: MutationCallbacks) async throws -> any Sendable {
         if let onMutate = global.onMutate { try await onMutate(call.info) }
         return try await steps.onMutate?(request) ?? ()
     }
 
     /// The callbacks after the request, in their order: the first error one of them threw.
     @inline(never)
-    private func settle(
-        _ outcome: Result<MutationResponse, any Error>, context: (any Sendable)?, global: MutationCallbacks
+    private func runCallbacks(
+        after outcome: Result<MutationResponse, any Error>, context: (any Sendable)?, global: MutationCallbacks
     ) async -> (any Error)? {
         var callbackError: (any Error)?
         // The listing as the callbacks see it (failure count, pause), read only when a client callback wants it.

@@ -30,7 +30,8 @@ struct PendingCalls: Sendable {
         head += 1
         while head < queue.count, settledEarly.remove(queue[head]) != nil { head += 1 }
         if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
+            // Most mutations have one call pending at a time: dropping it alone is cheaper than emptying.
+            if queue.count == 1 { queue.removeLast() } else { queue.removeAll(keepingCapacity: true) }
             head = 0
         } else if head >= 32, head * 2 >= queue.count {
             queue.removeFirst(head)
