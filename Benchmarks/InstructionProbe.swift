@@ -18,6 +18,8 @@ import Loft
 /// - `mutation-N`: (o), N awaited `mutate` calls with a subscriber to the state; `task-N`: (o)'s baseline, N
 ///   fetcher calls each in a task, awaited. Their work runs on the concurrency pool's threads, outside
 ///   `countedRegion`: count the whole program for two N and divide the difference (the set-up cancels out).
+/// - `scope-L-M`: (p), M lines of L calls in one scope each (all but the last of a line submitted with
+///   `execute`, the last awaited); counted as `mutation-N` is, for two M.
 func instructionProbe(_ name: String) {
     switch name {
     case _ where name.hasPrefix("mutation-"):
@@ -43,6 +45,23 @@ func instructionProbe(_ name: String) {
         }
         precondition(sum == calls * (calls + 1) / 2)
         print("operations \(calls)")
+    case _ where name.hasPrefix("scope-"):
+        // `scope-L-M`: M lines of L calls in one scope each, as (p) submits them.
+        let sizes = name.split(separator: "-").dropFirst().compactMap { Int($0) }
+        let (length, lines) = (sizes.first ?? 10, sizes.dropFirst().first ?? 1)
+        let client = QueryClient()
+        let saves = (0..<lines).map { line in
+            Mutation<Int, Int>(client: client, options: MutationOptions(scope: "document \(line)")) { $0 }
+        }
+        runBlocking {
+            for save in saves {
+                for version in 0..<(length - 1) { save.execute(with: version) }
+                let last = (try? await save.mutate(length - 1)) ?? -1
+                precondition(last == length - 1)
+            }
+        }
+        precondition(client.mutations().allSatisfy { $0.status == .success }, "every call succeeded")
+        print("operations \(length * lines)")
     case "state-read":
         let client = QueryClient()
         client.setQueryData(7, for: "read")
