@@ -49,18 +49,7 @@ func instructionProbe(_ name: String) {
         // `scope-L-M`: M lines of L calls in one scope each, as (p) submits them.
         let sizes = name.split(separator: "-").dropFirst().compactMap { Int($0) }
         let (length, lines) = (sizes.first ?? 10, sizes.dropFirst().first ?? 1)
-        let client = QueryClient()
-        let saves = (0..<lines).map { line in
-            Mutation<Int, Int>(client: client, options: MutationOptions(scope: "document \(line)")) { $0 }
-        }
-        runBlocking {
-            for save in saves {
-                for version in 0..<(length - 1) { save.execute(with: version) }
-                let last = (try? await save.mutate(length - 1)) ?? -1
-                precondition(last == length - 1)
-            }
-        }
-        precondition(client.mutations().allSatisfy { $0.status == .success }, "every call succeeded")
+        _ = submitScopeLines(lineLength: length, lines: lines)
         print("operations \(length * lines)")
     case "state-read":
         let client = QueryClient()

@@ -298,27 +298,32 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// not run again, and its other callbacks get no context.
     func resume(_ request: Request, _ record: MutationRecord) {
         let call = client.mutationCache.submit(request: request, restoring: record, keptFor: keptFor)
-        start(call, request, isRestored: true, immediately: false, onSuccess: nil)
+        startTask(of: call, request, isRestored: true, immediately: false, onSuccess: nil)
     }
 
-    /// Submits a new call and starts its task (see `start(_:_:isRestored:immediately:onSuccess:)`).
+    /// A started call: its id, its task, whose value is the call's outcome, and whether the call was still
+    /// pending when its task was handed to the mutation cache.
+    private typealias StartedCall = (
+        id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool
+    )
+
+    /// Submits a new call and starts its task.
     @discardableResult
     private func start(
         _ request: Request, immediately: Bool = false, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) -> (id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool) {
+    ) -> StartedCall {
         let call = client.mutationCache.submit(
             request: request, mutationKey: options.mutationKey, scope: options.scope, keptFor: keptFor,
             meta: options.meta)
-        return start(call, request, isRestored: false, immediately: immediately, onSuccess: onSuccess)
+        return startTask(of: call, request, isRestored: false, immediately: immediately, onSuccess: onSuccess)
     }
 
-    /// Starts the task of a submitted call; returns the call's id, its task, whose value is the call's outcome,
-    /// and whether the call was still pending when its task was handed to the mutation cache.
+    /// Starts the task of a submitted call.
     @discardableResult
-    private func start(
-        _ submitted: MutationListing, _ request: Request, isRestored: Bool, immediately: Bool,
+    private func startTask(
+        of submitted: MutationListing, _ request: Request, isRestored: Bool, immediately: Bool,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) -> (id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool) {
+    ) -> StartedCall {
         let id = submitted.info.id
         calls.withLock { calls in
             calls.latest = id
