@@ -1,6 +1,6 @@
 /// The mutation cache's records by call id. Ids are handed out one after another, so a record is found by its
-/// distance from the first one kept: no hashing, and growing moves the records once instead of rehashing
-/// them. A mutation cache holds every call until `gcTime` after it settled (tens of thousands in a busy
+/// distance from the first one kept: no hashing, and growing moves no record (the slots are kept in segments,
+/// `SegmentedSlots`). A mutation cache holds every call until `gcTime` after it settled (tens of thousands in a busy
 /// minute), and every call looks its record up three times.
 ///
 /// **Behavior**
@@ -13,10 +13,10 @@
 struct CallTable<Record: Sendable>: Sendable {
     /// The id of `slots[0]`.
     private var base: UInt64 = 1
-    private var slots: [Record?] = []
+    private var slots = SegmentedSlots<Record?>(empty: nil)
     /// Whether each slot holds a record, beside the slots: asking a slot itself copies its record out (and
     /// destroys the copy) through the optional's generic code.
-    private var filled: [Bool] = []
+    private var filled = SegmentedSlots<Bool>(empty: false)
     /// Slots before this one are empty.
     private var head = 0
     /// How many slots hold a record.
@@ -36,7 +36,7 @@ struct CallTable<Record: Sendable>: Sendable {
         if id < base { return aside[id].map(body) }
         guard let index = slot(of: id), filled[index] else { return nil }
         // Read in its slot (checked to hold it just above): nothing is copied.
-        return body(slots[index]!)
+        return slots.read(index) { body($0!) }
     }
 
     /// Changes the record of `id` in place, if the table holds one; returns what `body` returns.
@@ -49,7 +49,7 @@ struct CallTable<Record: Sendable>: Sendable {
         }
         guard let index = slot(of: id), filled[index] else { return nil }
         // Changed in its slot (checked to hold it just above): nothing is copied or moved.
-        return body(&slots[index]!)
+        return slots.update(index) { body(&$0!) }
     }
 
     /// Adds the record of a new call: `id` is above every id the table was given before.
@@ -73,7 +73,7 @@ struct CallTable<Record: Sendable>: Sendable {
     @discardableResult
     mutating func remove(_ id: UInt64) -> Record? {
         if id < base { return aside.removeValue(forKey: id) }
-        guard let index = slot(of: id), let record = slots[index].take() else { return nil }
+        guard let index = slot(of: id), let record = slots.update(index, { $0.take() }) else { return nil }
         filled[index] = false
         live -= 1
         dropHoles()
@@ -82,7 +82,7 @@ struct CallTable<Record: Sendable>: Sendable {
 
     /// Every record, in id order.
     var values: [Record] {
-        aside.sorted { $0.key < $1.key }.map(\.value) + slots[head...].compactMap { $0 }
+        aside.sorted { $0.key < $1.key }.map(\.value) + (head..<slots.count).compactMap { slots[$0] }
     }
 
     /// Removes the records `shouldRemove` picks; returns them in id order.
@@ -131,8 +131,8 @@ struct CallTable<Record: Sendable>: Sendable {
 
     private mutating func dropFront(_ dropped: Int) {
         if dropped == slots.count {
-            slots.removeAll(keepingCapacity: true)
-            filled.removeAll(keepingCapacity: true)
+            slots.removeAll()
+            filled.removeAll()
         } else {
             slots.removeFirst(dropped)
             filled.removeFirst(dropped)

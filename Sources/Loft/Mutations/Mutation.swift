@@ -262,13 +262,13 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         if isPending {
             let cache = client.mutationCache
             outcome = await withTaskCancellationHandler {
-                await task.value
+                await Self.outcome(of: task)
             } onCancel: {
                 cache.cancel(id)
             }
         } else {
             // Settled already: nothing is left to cancel.
-            outcome = await task.value
+            outcome = await Self.outcome(of: task)
         }
         switch outcome {
         case .success(let response):
@@ -276,6 +276,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             return unsafeDowncast(response.box, to: ValueBox<Response>.self).value
         case .failure(let error):
             throw error
+        }
+    }
+
+    /// The outcome a call's task returns (its work never throws: see `TrackedTask`).
+    private static func outcome(
+        of task: TrackedTask<Result<MutationResponse, any Error>>
+    ) async -> Result<MutationResponse, any Error> {
+        do {
+            return try await task.value
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -304,7 +315,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// A started call: its id, its task, whose value is the call's outcome, and whether the call was still
     /// pending when its task was handed to the mutation cache.
     private typealias StartedCall = (
-        id: UInt64, task: Task<Result<MutationResponse, any Error>, Never>, isPending: Bool
+        id: UInt64, task: TrackedTask<Result<MutationResponse, any Error>>, isPending: Bool
     )
 
     /// Submits a new call and starts its task.
@@ -321,10 +332,10 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// Starts the task of a submitted call.
     @discardableResult
     private func startTask(
-        of submitted: MutationListing, _ request: Request, isRestored: Bool, immediately: Bool,
+        of submitted: MutationSubmission, _ request: Request, isRestored: Bool, immediately: Bool,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
     ) -> StartedCall {
-        let id = submitted.info.id
+        let id = submitted.id
         calls.withLock { calls in
             calls.latest = id
             calls.shown = loading
@@ -339,7 +350,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         }
         let run = MutationRun(
             call: submitted, isRestored: isRestored, client: client, owner: self, steps: steps,
-            send: send(request, MutationCall(id: id, key: submitted.info.key)),
+            send: send(request, MutationCall(id: id, key: submitted.key)),
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately, run)
         // A call that ended already has nothing to cancel: its task is not handed to the mutation cache.

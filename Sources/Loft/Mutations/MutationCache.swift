@@ -17,9 +17,9 @@ package final class MutationCache: Sendable {
     /// A call as listed: what was submitted, and what changed since, changed in place (a listing is made only
     /// when asked for).
     private struct Record: Sendable {
-        /// What was submitted, behind a reference: a record stays small, so that the table of records moves
-        /// little when it grows (it holds every call until `gcTime` after it settled).
-        private let call: MutationListing
+        /// What was submitted, behind a reference: a record stays small (the table holds every call until
+        /// `gcTime` after it settled).
+        private let call: MutationSubmission
         /// How long the call stays listed once settled, in nanoseconds (nil: until removed by hand).
         let keptFor: Int64?
         var status = MutationStatus.pending
@@ -31,10 +31,10 @@ package final class MutationCache: Sendable {
         var response: any Sendable = ()
         /// The error of a call that failed.
         var error: (any Error)?
-        var task: Task<Result<MutationResponse, any Error>, Never>?
+        var task: TrackedTask<Result<MutationResponse, any Error>>?
         var isCancelled = false
 
-        init(_ call: MutationListing, keptFor: Int64?) {
+        init(_ call: MutationSubmission, keptFor: Int64?) {
             self.call = call
             self.keptFor = keptFor
         }
@@ -54,12 +54,12 @@ package final class MutationCache: Sendable {
             }
             isPaused = false
             task = nil
-            return (call.info.scope, MutationJournal.mayList(call.info.mutationKey) ? call.info.key : nil, keptFor)
+            return (call.scope, MutationJournal.mayList(call.mutationKey) ? call.key : nil, keptFor)
         }
 
         /// The call as the listing shows it now.
         var info: MutationInfo {
-            call.info.with(
+            call.info(
                 status: status, isPaused: isPaused, failureCount: failureCount,
                 response: status == .success ? response : nil, error: error)
         }
@@ -165,11 +165,11 @@ package final class MutationCache: Sendable {
     // MARK: - A call's life
 
     /// Lists a new pending call, kept listed `keptFor` nanoseconds once settled (its `gcTime`, converted once
-    /// per mutation; nil: until removed by hand); returns it as listed, by reference (the record shares it: the
-    /// listing is not copied). Its place in the journal is reserved.
-    package func submit(
+    /// per mutation; nil: until removed by hand); returns it as submitted, by reference (the record shares it:
+    /// it is not copied). Its place in the journal is reserved.
+    func submit(
         request: any Sendable, mutationKey: QueryKey?, scope: String?, keptFor: Int64?, meta: [String: String]
-    ) -> MutationListing {
+    ) -> MutationSubmission {
         let call = list(
             request: request, mutationKey: mutationKey, scope: scope, keptFor: keptFor, meta: meta,
             submittedAt: context.now, key: nil)
@@ -179,7 +179,7 @@ package final class MutationCache: Sendable {
 
     /// Lists a call saved before a restart, as `submit` lists a new one: it keeps its idempotency key and its
     /// submission time (and the journal still lists it).
-    package func submit(request: any Sendable, restoring record: MutationRecord, keptFor: Int64?) -> MutationListing {
+    func submit(request: any Sendable, restoring record: MutationRecord, keptFor: Int64?) -> MutationSubmission {
         list(
             request: request, mutationKey: record.mutationKey, scope: record.scope, keptFor: keptFor,
             meta: record.meta, submittedAt: record.submittedAt, key: IdempotencyKey(.restored(record.idempotencyKey)))
@@ -189,19 +189,17 @@ package final class MutationCache: Sendable {
     private func list(
         request: any Sendable, mutationKey: QueryKey?, scope: String?, keptFor: Int64?, meta: [String: String],
         submittedAt: SchedulerInstant, key: IdempotencyKey?
-    ) -> MutationListing {
-        let call = state.withLock { state -> MutationListing in
+    ) -> MutationSubmission {
+        let call = state.withLock { state -> MutationSubmission in
             state.nextID += 1
-            let call = MutationListing(
-                MutationInfo(
-                    id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, status: .pending,
-                    isPaused: false, failureCount: 0, submittedAt: submittedAt, response: nil, error: nil,
-                    meta: meta, key: key ?? state.idempotencyKeys.next()))
+            let call = MutationSubmission(
+                id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, submittedAt: submittedAt,
+                meta: meta, key: key ?? state.idempotencyKeys.next())
             state.records.insert(Record(call, keptFor: keptFor), for: state.nextID)
             if let scope { state.lines[scope, default: ScopeLine()].append(state.nextID) }
             return call
         }
-        context.emit(.mutation(.added(call.info)))
+        context.emit(.mutation(.added(call.info())))
         return call
     }
 
@@ -210,7 +208,7 @@ package final class MutationCache: Sendable {
     /// until released, and the listing stays until `gcTime` after settling. Returns whether the call is still
     /// pending (a caller that awaits a settled call has nothing left to cancel).
     @discardableResult
-    package func attach(_ task: Task<Result<MutationResponse, any Error>, Never>, to id: UInt64) -> Bool {
+    package func attach(_ task: TrackedTask<Result<MutationResponse, any Error>>, to id: UInt64) -> Bool {
         let (isPending, isCancelled) = state.withLock { state -> (Bool, Bool) in
             state.records.update(id) { record -> (Bool, Bool) in
                 guard record.status == .pending else { return (false, false) }
@@ -308,7 +306,7 @@ package final class MutationCache: Sendable {
 
     /// Cancels the call `id` if it is pending.
     package func cancel(_ id: UInt64) {
-        let task = state.withLock { state -> Task<Result<MutationResponse, any Error>, Never>? in
+        let task = state.withLock { state -> TrackedTask<Result<MutationResponse, any Error>>? in
             state.records.update(id) { record in
                 guard record.status == .pending else { return nil }
                 record.isCancelled = true
@@ -393,19 +391,5 @@ package final class MutationCache: Sendable {
         let next = line.remove(id)
         if !line.isEmpty { state.lines[scope] = line }
         return next
-    }
-}
-
-extension MutationInfo {
-    /// This call with another status, pause flag, failure count and outcome (by default, the ones it has).
-    func with(
-        status: MutationStatus? = nil, isPaused: Bool, failureCount: Int, response: (any Sendable)? = nil,
-        error: (any Error)? = nil
-    ) -> MutationInfo {
-        MutationInfo(
-            id: id, mutationKey: mutationKey, scope: scope, request: request, status: status ?? self.status,
-            isPaused: isPaused, failureCount: failureCount, submittedAt: submittedAt,
-            response: response ?? self.response, error: error ?? self.error, meta: meta,
-            key: key)
     }
 }

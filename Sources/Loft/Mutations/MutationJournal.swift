@@ -42,11 +42,11 @@ package final class MutationJournal: Sendable {
 
     /// Notes a call's place in the submission order when it is submitted, so that it is listed in that place
     /// whenever its task writes it. Nothing is noted without a mutation key (such a call is never listed) or a
-    /// persistent cache. Takes the call's listing by reference: most calls are never listed, and are told so
-    /// without copying their listing.
-    package func reserve(_ call: MutationListing) {
-        guard Self.mayList(call.info.mutationKey), provider() != nil else { return }
-        let idempotencyKey = call.info.idempotencyKey
+    /// persistent cache. Takes the call as submitted, by reference: most calls are never listed, and are told
+    /// so without copying what they hold.
+    func reserve(_ call: MutationSubmission) {
+        guard Self.mayList(call.mutationKey), provider() != nil else { return }
+        let idempotencyKey = call.key.string
         state.withLock { state in
             state.nextPosition += 1
             state.positions[idempotencyKey] = state.nextPosition
@@ -67,15 +67,14 @@ package final class MutationJournal: Sendable {
     /// Lists a call, unless it is listed already; returns whether it is listed.
     ///
     /// Nothing is written without a persistent cache, a mutation key, or a request that encodes. Takes the
-    /// call's listing by reference, as `reserve(_:)` does.
+    /// call by reference, as `reserve(_:)` does.
     @discardableResult
-    package func write(_ call: MutationListing) -> Bool {
-        guard let mutationKey = call.info.mutationKey, let cache = provider() else { return false }
-        let info = call.info
-        guard let request = encode(info.request, mutationKey: mutationKey) else { return false }
+    func write(_ call: MutationSubmission) -> Bool {
+        guard let mutationKey = call.mutationKey, let cache = provider() else { return false }
+        guard let request = encode(call.request, mutationKey: mutationKey) else { return false }
         let record = MutationRecord(
-            idempotencyKey: info.idempotencyKey, mutationKey: mutationKey, scope: info.scope,
-            submittedAt: info.submittedAt, meta: info.meta, request: request)
+            idempotencyKey: call.key.string, mutationKey: mutationKey, scope: call.scope,
+            submittedAt: call.submittedAt, meta: call.meta, request: request)
         return state.withLock { state -> Bool in
             var records = load(&state, from: cache)
             state.claimed.insert(record.idempotencyKey)

@@ -16,8 +16,8 @@ import Synchronization
 final class MutationRun: TrackedWork {
     /// Whether `run()` returned: its call settled and its mutation was told.
     private let ended = Atomic<Bool>(false)
-    /// The call as the mutation cache listed it when it was submitted (shared with its record).
-    let call: MutationListing
+    /// The call as it was submitted (shared with its record in the mutation cache).
+    let call: MutationSubmission
     /// Restored after a restart: `onMutate` ran before it, in the process that submitted it.
     let isRestored: Bool
     let client: QueryClient
@@ -30,7 +30,7 @@ final class MutationRun: TrackedWork {
     let onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
 
     init(
-        call: MutationListing, isRestored: Bool, client: QueryClient, owner: any MutationCallOwner,
+        call: MutationSubmission, isRestored: Bool, client: QueryClient, owner: any MutationCallOwner,
         steps: MutationSteps,
         send: @escaping @Sendable () async throws -> MutationResponse,
         onSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
@@ -44,8 +44,8 @@ final class MutationRun: TrackedWork {
         self.onSuccess = onSuccess
     }
 
-    private var id: UInt64 { call.info.id }
-    private var request: any Sendable { call.info.request }
+    private var id: UInt64 { call.id }
+    private var request: any Sendable { call.request }
 
     /// Runs the call, then tells its mutation.
     @inline(__always)
@@ -77,7 +77,7 @@ final class MutationRun: TrackedWork {
             }
             // Saved before it is first sent, so that a restart sends it again: at least once.
             cache.journal.write(call)
-            if let scope = call.info.scope { try await cache.waitForTurn(id, scope: scope) }
+            if let scope = call.scope { try await cache.waitForTurn(id, scope: scope) }
             outcome = await attempt()
         } catch is CancellationError {
             outcome = .failure(MutationError.cancelled(id: id))
@@ -97,7 +97,7 @@ final class MutationRun: TrackedWork {
     /// The `onMutate`s, the client's first: the context the mutation's returns.
     @inline(never)
     private func runOnMutate(_ global: MutationCallbacks) async throws -> any Sendable {
-        if let onMutate = global.onMutate { try await onMutate(call.info) }
+        if let onMutate = global.onMutate { try await onMutate(call.info()) }
         return try await steps.onMutate?(request) ?? ()
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// The work tracker: the one place that starts tasks, and counts them until they end.
 @Suite struct WorkTrackerTests {
     @Test("an immediate task runs on the caller up to its first suspension before spawn returns, then goes on")
-    func immediateTaskRunsUntilItsFirstSuspension() async {
+    func immediateTaskRunsUntilItsFirstSuspension() async throws {
         let tracker = WorkTracker()
         let (resumes, resume) = AsyncStream<Void>.makeStream()
         let steps = Locked<[String]>([])
@@ -18,24 +18,24 @@ import Testing
         }
         #expect(steps.withLock { $0 } == ["started"])
         resume.yield()
-        #expect(await task.value == 7)
+        #expect(try await task.value == 7)
         #expect(steps.withLock { $0 } == ["started", "resumed"])
         await tracker.waitUntilIdle()
     }
 
     @Test("an immediate task that never suspends has ended when spawn returns, and counts as idle")
-    func immediateTaskWithoutSuspensionEndsAtOnce() async {
+    func immediateTaskWithoutSuspensionEndsAtOnce() async throws {
         let tracker = WorkTracker()
         let ran = Locked(0)
         let task = tracker.spawn(immediately: true) { ran.withLock { $0 += 1 } }
         #expect(ran.withLock { $0 } == 1)
-        await task.value
+        try await task.value
         await tracker.waitUntilIdle()
         #expect(ran.withLock { $0 } == 1)
     }
 
     @Test("waitUntilIdle waits for the work in flight and returns once it ended", .timeLimit(.minutes(1)))
-    func waitsForWorkInFlight() async {
+    func waitsForWorkInFlight() async throws {
         let tracker = WorkTracker()
         let (resumes, resume) = AsyncStream<Void>.makeStream()
         let log = Locked<[String]>([])
@@ -50,7 +50,7 @@ import Testing
         await yieldUntil { tracker.waiterCount == 1 }
         #expect(log.withLock { $0 }.isEmpty)
         resume.yield()
-        await task.value
+        try await task.value
         await waiter.value
         #expect(log.withLock { $0 } == ["ended", "idle"])
         #expect(tracker.waiterCount == 0)
@@ -63,7 +63,7 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<500 {
                 group.addTask {
-                    await tracker.spawn { ended.withLock { $0 += 1 } }.value
+                    _ = try? await tracker.spawn { ended.withLock { $0 += 1 } }.value
                 }
                 group.addTask { await tracker.waitUntilIdle() }
             }

@@ -5,7 +5,7 @@ package enum EntryAction: Sendable {
     case resume(CheckedContinuation<any Sendable, any Error>, Result<any Sendable, any Error>)
     /// Starts the fetch `id` in a tracked task, through a retryer.
     case startFetch(id: UInt64, FetchRequest)
-    case cancelTask(Task<Void, Never>)
+    case cancelTask(TrackedTask<Void>)
     case cancelRetry(Retryer)
     case continueRetry(Retryer)
     /// Asks the persistent cache whether it holds a valid value for the request (`.useInsteadOfFetching`).

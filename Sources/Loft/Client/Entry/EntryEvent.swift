@@ -28,7 +28,7 @@ package enum EntryEvent: Sendable {
     case storeChecked(
         FetchRequest, FetchIntent, observer: UInt64?, waiter: EntryWaiter?, isValid: Bool,
         stored: CachedValue<any Sendable>?)
-    case taskCreated(fetch: UInt64, Task<Void, Never>, Retryer)
+    case taskCreated(fetch: UInt64, TrackedTask<Void>, Retryer)
     case attemptFailed(fetch: UInt64, failureCount: Int)
     case fetchPaused(fetch: UInt64)
     case fetchContinued(fetch: UInt64)

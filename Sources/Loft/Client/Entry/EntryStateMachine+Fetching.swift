@@ -105,7 +105,7 @@ extension EntryStateMachine {
         return observers[observer]?.isEnabled ?? false
     }
 
-    mutating func taskCreated(_ id: UInt64, _ task: Task<Void, Never>, _ retryer: Retryer, _ output: inout Output) {
+    mutating func taskCreated(_ id: UInt64, _ task: TrackedTask<Void>, _ retryer: Retryer, _ output: inout Output) {
         guard fetchID == id else { return output.actions.append(.cancelTask(task)) }
         let isRetryCancelled = updateFetch { fetch in
             fetch.task = task

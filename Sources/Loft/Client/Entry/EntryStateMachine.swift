@@ -20,7 +20,7 @@ package struct EntryStateMachine: Sendable {
         var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
         /// The state to restore on cancel; nil once data was written during the fetch (that data then stays).
         var before: Boxed<EntrySnapshot>?
-        var task: Task<Void, Never>?
+        var task: TrackedTask<Void>?
         var retryer: Retryer?
         /// The last observer left: no attempt after the one in flight.
         var isRetryCancelled = false

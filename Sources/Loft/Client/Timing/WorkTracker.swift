@@ -12,6 +12,9 @@ package final class WorkTracker: Sendable {
     /// does both). The lock guards only the waiters.
     private let busy = Atomic<Int>(0)
     private let idleWaiters = Locked<[CheckedContinuation<Void, Never>]>([])
+    /// How many waiters are listed, beside the list: work that ends with none listed (every call of an app that
+    /// never waits for idleness, which is most of them) takes no lock to find it out.
+    private let listedWaiters = Atomic<Int>(0)
 
     package init() {}
 
@@ -28,18 +31,18 @@ package final class WorkTracker: Sendable {
     /// which an immediate task makes under its status lock (1,200 instructions of a mutation's round trip).
     /// Inlined where the task is made, which spares the task's closure more conversions (200 more).
     @discardableResult @inline(__always)
-    package func spawn<Work: TrackedWork>(immediately: Bool = false, _ work: Work) -> Task<Work.Success, Never> {
+    package func spawn<Work: TrackedWork>(immediately: Bool = false, _ work: Work) -> TrackedTask<Work.Success> {
         markBusy()
-        // The closure is written out at each call, so that it has the type the task takes: a closure converted
-        // from another type runs through a thunk, an async frame more per task.
+        // The closure is written out at each call, with the type the task takes (a throwing one): a closure
+        // converted from another type runs through a thunk, an async frame more per task.
         if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            return Task.immediate {
+            return TrackedTask.immediate { () async throws -> Work.Success in
                 let value = await work.run()
                 self.markIdle()
                 return value
             }
         }
-        return Task {
+        return TrackedTask { () async throws -> Work.Success in
             let value = await work.run()
             self.markIdle()
             return value
@@ -50,7 +53,7 @@ package final class WorkTracker: Sendable {
     @discardableResult
     package func spawn<Success: Sendable>(
         immediately: Bool = false, _ operation: @escaping @Sendable () async -> Success
-    ) -> Task<Success, Never> {
+    ) -> TrackedTask<Success> {
         spawn(immediately: immediately, ClosureWork(operation: operation))
     }
 
@@ -95,8 +98,11 @@ package final class WorkTracker: Sendable {
     /// Returns once no tracked task is running (each has ended or waits on the scheduler).
     package func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            idleWaiters.withLock { $0.append(continuation) }
-            // Checked after the waiter is listed, as `markIdle` lists the waiters after counting down: one of the
+            idleWaiters.withLock { waiters in
+                waiters.append(continuation)
+                listedWaiters.add(1, ordering: .sequentiallyConsistent)
+            }
+            // Checked after the waiter is listed, as `markIdle` looks for waiters after counting down: one of the
             // two sees the other, so a waiter never misses the moment the work ends.
             if busy.load(ordering: .sequentiallyConsistent) == 0 { wakeWaiters() }
         }
@@ -122,18 +128,31 @@ package final class WorkTracker: Sendable {
     }
 
     private func markIdle() {
-        if busy.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 { wakeWaiters() }
+        if busy.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+            listedWaiters.load(ordering: .sequentiallyConsistent) > 0
+        {
+            wakeWaiters()
+        }
     }
 
     /// Resumes every listed waiter (the work in flight was seen to end).
     private func wakeWaiters() {
         let waiters = idleWaiters.withLock { waiters in
-            defer { waiters = [] }
+            defer {
+                waiters = []
+                listedWaiters.store(0, ordering: .sequentiallyConsistent)
+            }
             return waiters
         }
         for waiter in waiters { waiter.resume() }
     }
 }
+
+/// A task `WorkTracker` started. Typed as throwing though its work never throws (`TrackedWork.run()` does
+/// not): `Task.immediate` and `Task.init` take a throwing operation, and handed one that does not throw they
+/// convert it through a thunk, one more object and async frame per task (370 instructions of a mutation's
+/// round trip). Its `value` thus throws only if the task's work did, which it cannot.
+package typealias TrackedTask<Success: Sendable> = Task<Success, any Error>
 
 /// What a tracked task runs (`WorkTracker.spawn(immediately:_:)`).
 package protocol TrackedWork: Sendable {
