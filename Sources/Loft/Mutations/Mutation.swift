@@ -280,6 +280,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     /// The outcome a call's task returns (its work never throws: see `TrackedTask`).
+    @inline(__always)
     private static func outcome(
         of task: TrackedTask<Result<MutationResponse, any Error>>
     ) async -> Result<MutationResponse, any Error> {
