@@ -27,29 +27,22 @@ struct SegmentedSlots<Element: Sendable>: Sendable {
     /// How many segments are kept (for tests).
     var segmentCount: Int { segments.count }
 
+    /// Where the element at `index` is stored; traps when `index` is out of range, as an array does.
     @inline(__always)
     private func position(of index: Int) -> (segment: Int, offset: Int) {
+        precondition(index >= 0 && index < count, "SegmentedSlots index out of range")
         let physical = start + index
         return (physical / Self.segmentSize, physical % Self.segmentSize)
     }
 
     subscript(index: Int) -> Element {
-        get {
-            precondition(index >= 0 && index < count, "SegmentedSlots index out of range")
-            let (segment, offset) = position(of: index)
-            return segments[segment][offset]
-        }
-        set {
-            precondition(index >= 0 && index < count, "SegmentedSlots index out of range")
-            let (segment, offset) = position(of: index)
-            segments[segment][offset] = newValue
-        }
+        get { read(index) { $0 } }
+        set { update(index) { $0 = newValue } }
     }
 
     /// Reads the element at `index` where it is stored (nothing is copied out).
     @inline(__always)
     func read<Result>(_ index: Int, _ body: (borrowing Element) -> Result) -> Result {
-        precondition(index >= 0 && index < count, "SegmentedSlots index out of range")
         let (segment, offset) = position(of: index)
         return body(segments[segment][offset])
     }
@@ -57,7 +50,6 @@ struct SegmentedSlots<Element: Sendable>: Sendable {
     /// Changes the element at `index` in place.
     @inline(__always)
     mutating func update<Result>(_ index: Int, _ body: (inout Element) -> Result) -> Result {
-        precondition(index >= 0 && index < count, "SegmentedSlots index out of range")
         let (segment, offset) = position(of: index)
         return body(&segments[segment][offset])
     }
