@@ -29,7 +29,7 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     ("g", invalidationScenario), ("h", persistenceScenario),
     ("i", memoryScenario), ("j", pagesScenario), ("k", { [focusScenario($0)] }),
     ("l", { [stateReadScenario($0)] }), ("m", { [observationScenario($0)] }), ("n", writeBehindScenario),
-    ("o", { [mutationRoundTripScenario($0)] }), ("p", { [mutationScopeScenario($0)] }),
+    ("o", mutationRoundTripScenario), ("p", { [mutationScopeScenario($0)] }),
 ]
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []
