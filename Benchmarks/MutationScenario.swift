@@ -5,10 +5,11 @@ import Loft
 /// task of its own and await it. A second row sets the same calls beside the fetcher in an immediate task
 /// (`Task.immediate`, as `mutate` starts its call), for context: what Loft's own work costs.
 ///
-/// Both sides are warmed up before they are timed. In a fresh process the concurrency pool runs on one thread
-/// for its first few thousand tasks, and a task awaited at once costs about 0.4 µs there, against 0.8–1.4 µs
-/// once the pool's other thread takes part, which is where every later task of an app runs. Timed cold, the
-/// baseline's first samples came from that start-up state (a quick run's two samples, often).
+/// Both sides are warmed up before they are timed. A task awaited at once costs about 0.4 µs when the thread
+/// that awaits it also runs it, and 0.8–1.4 µs when the pool's other thread is woken for it. The fast mode is
+/// most frequent in a fresh process's first few thousand tasks, where a quick run's two cold samples often
+/// fell; the warm-up keeps the timing out of that start-up, though the fast mode still comes back in some
+/// runs after it.
 func mutationRoundTripScenario(_ settings: Settings) -> [Row] {
     let calls = settings.iterations(20_000)
     let fetcher: @Sendable (Int) async throws -> Int = { $0 + 1 }
@@ -49,7 +50,7 @@ func mutationRoundTripScenario(_ settings: Settings) -> [Row] {
         }
         return Double(elapsed.nanoseconds) / Double(calls)
     }
-    // The warm-up: 20,000 calls of each side, whatever the run's size (about 50 ms).
+    // The warm-up: 20,000 calls of each side, whatever the run's size (under 0.1 s).
     for _ in 0..<max(1, 20_000 / calls) {
         _ = timeMutations()
         _ = timeTasks(immediately: false)
@@ -85,8 +86,8 @@ func mutationScopeScenario(_ settings: Settings) -> Row {
         return Double(elapsed.nanoseconds) / Double(lineLength * lines)
     }
     let rounds = settings.repetitions * 2
-    // The warm-up, untimed, as for (o): 5,000 calls of each side, so that neither is timed while the pool
-    // still runs on one thread (a fresh process's first few thousand tasks).
+    // The warm-up, untimed, as for (o): 5,000 calls of each side, so that neither is timed in a fresh
+    // process's first few thousand tasks.
     for _ in 0..<5 {
         _ = perMutation(lineLength: 1_000, lines: 1)
         _ = perMutation(lineLength: 10, lines: 100)
