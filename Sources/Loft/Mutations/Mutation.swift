@@ -156,7 +156,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         MutationShowing(.failed, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .failed(error)))
     }
 
-    /// Whether two settled states' boxes show the same state: apart from `publish()`, whose common cases then
+    /// Whether two settled states' boxes show the same state: apart from `show(_:)`, whose common cases then
     /// look up no type.
     @inline(never)
     private static func showSame(_ last: AnyObject & Sendable, _ next: AnyObject & Sendable) -> Bool {
@@ -166,20 +166,41 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         return last.state.isSame(as: next.state)
     }
 
-    /// Publishes the latest call's state, unless it was published: one publication at a time, the last one
-    /// after the last change. What to send is worked out under the lock, on the states where they are kept:
-    /// copying the two out (as an optional pair) cost more than the rest of the publication's own work.
-    private func publish() {
-        publications.run {
-            let sends = calls.withLock { calls -> ViewSends in
-                guard calls.shown.box !== calls.published.box else {
-                    return ViewSends(box: calls.shown.box, stateChanged: false)
-                }
-                defer { calls.published = calls.shown }
-                return Self.sends(from: calls.published, to: calls.shown)
-            }
-            if sends.stateChanged || sends.valueChanged { channel.publish(sends) }
+    /// Changes the latest call's state with `change` (true when it changed it), then publishes it, unless it
+    /// was published: one publication at a time, the last one after the last change. What to send is worked
+    /// out under the lock, on the states where they are kept (copying the two out, as an optional pair, cost
+    /// more than the rest of the publication's own work); when no publication is running, under the same hold
+    /// of the lock as the change.
+    private func show(_ change: (inout LatestCall) -> Bool) {
+        guard publications.begin() else {
+            // Another thread publishes: changed first, so that its next pass sends the change.
+            guard calls.withLock(change) else { return }
+            publications.run { publish(calls.withLock(Self.unpublished)) }
+            return
         }
+        publish(
+            calls.withLock { calls in
+                change(&calls) ? Self.unpublished(&calls) : ViewSends(box: calls.shown.box, stateChanged: false)
+            })
+        while !publications.finish() {
+            publish(calls.withLock(Self.unpublished))
+        }
+    }
+
+    /// Sends `sends` to the observers, unless it changes nothing.
+    @inline(__always)
+    private func publish(_ sends: ViewSends) {
+        if sends.stateChanged || sends.valueChanged { channel.publish(sends) }
+    }
+
+    /// What to send for the state shown (nothing, when it was sent); marks it sent.
+    @inline(__always)
+    private static func unpublished(_ calls: inout LatestCall) -> ViewSends {
+        guard calls.shown.box !== calls.published.box else {
+            return ViewSends(box: calls.shown.box, stateChanged: false)
+        }
+        defer { calls.published = calls.shown }
+        return Self.sends(from: calls.published, to: calls.shown)
     }
 
     /// What a change from the state `last` published to `next` sends.
@@ -299,11 +320,11 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Puts the state back to `.idle`; calls still pending no longer change it.
     public func reset() {
-        calls.withLock { calls in
+        show { calls in
             calls.latest = 0
             calls.shown = idle
+            return true
         }
-        publish()
     }
 
     /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
@@ -337,12 +358,12 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
     ) -> StartedCall {
         let id = submitted.id
-        calls.withLock { calls in
+        show { calls in
             calls.latest = id
             calls.shown = loading
             calls.pending.add(id)
+            return true
         }
-        publish()
         var erasedOnSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
         if let onSuccess {
             erasedOnSuccess = { response, invalidate in
@@ -362,13 +383,12 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// Shows a settled call's state if it is still the latest call.
     func callSettled(_ id: UInt64, _ outcome: Result<MutationResponse, any Error>) {
         let settled = showing(outcome)
-        let isLatest = calls.withLock { calls -> Bool in
+        show { calls in
             calls.pending.settle(id)
             guard calls.latest == id else { return false }
             calls.shown = settled
             return true
         }
-        if isLatest { publish() }
     }
 }
 

@@ -142,6 +142,43 @@ import Testing
         #expect(states.values == ["idle", "loading", "succeed(20)", "loading", "idle"])
     }
 
+    @Test("calls from many tasks at once: the last state published is the one the mutation ends in, the latest call's")
+    func concurrentCallsPublishTheLastState() async throws {
+        let harness = Harness()
+        let mutation = Mutation<Int, Int>(client: harness.client) { $0 * 10 }
+        let states = PublisherRecorder(mutation.statePublisher.map { "\($0)" })
+        await withTaskGroup(of: Void.self) { group in
+            for request in 1...200 {
+                group.addTask { _ = try? await mutation.mutate(request) }
+            }
+        }
+        await harness.client.waitUntilIdle()
+        let latest = try #require(harness.client.mutations().max { $0.id < $1.id })
+        let request = try #require(latest.request as? Int)
+        #expect(mutation.state.value == request * 10)
+        #expect(states.values.last == "\(mutation.state)")
+        #expect(states.values.first == "idle")
+        let published = states.values
+        #expect(zip(published, published.dropFirst()).allSatisfy { $0 != $1 }, "no state is sent twice in a row")
+    }
+
+    @Test("a change made by a subscriber while a state is being published is published after it, in order")
+    func changeDuringPublicationIsPublishedNext() async throws {
+        let harness = Harness()
+        let mutation = Mutation<Int, Int>(client: harness.client) { $0 * 10 }
+        let states = Locked<[String]>([])
+        let subscription = mutation.statePublisher.sink { state in
+            states.withLock { $0.append("\(state)") }
+            // Reset while the success is being published: the publication in progress must send it after.
+            if state.value == 10 { mutation.reset() }
+        }
+        #expect(try await mutation.mutate(1) == 10)
+        await harness.client.waitUntilIdle()
+        subscription.cancel()
+        #expect(mutation.state.isSame(as: .idle))
+        #expect(states.withLock { $0 } == ["idle", "loading", "succeed(10)", "idle"])
+    }
+
     @Test("invalidate(key, .lastData) refetches the matching active queries with the request they last used")
     func invalidateLastData() async {
         let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600)))
