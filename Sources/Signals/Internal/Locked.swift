@@ -94,7 +94,9 @@ enum LockOperations {
         #endif
     }
 
-    @usableFromInline
+    /// Inlined at each `withLock`, so that taking the lock costs the C library's call alone; a failure (only a
+    /// re-entrant `withLock` in a debug build) stops in `fail`, kept out of line.
+    @inlinable @inline(__always)
     static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
             #if DEBUG
@@ -103,17 +105,25 @@ enum LockOperations {
             os_unfair_lock_lock(lock)
         #else
             let status = pthread_mutex_lock(lock)
-            precondition(status == 0, "Locked: lock failed with \(status) (a re-entrant withLock?)")
+            if status != 0 { fail(locking: true, status) }
         #endif
     }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     static func unlock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
             os_unfair_lock_unlock(lock)
         #else
             let status = pthread_mutex_unlock(lock)
-            precondition(status == 0, "Locked: unlock failed with \(status)")
+            if status != 0 { fail(locking: false, status) }
         #endif
+    }
+
+    /// Stops the program: locking or unlocking the mutex failed with `status`, which only a programming error
+    /// causes (a re-entrant `withLock`, which the debug build's error-checking mutex reports).
+    @usableFromInline @inline(never)
+    static func fail(locking: Bool, _ status: Int32) -> Never {
+        if locking { preconditionFailure("Locked: lock failed with \(status) (a re-entrant withLock?)") }
+        preconditionFailure("Locked: unlock failed with \(status)")
     }
 }

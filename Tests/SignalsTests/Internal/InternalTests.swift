@@ -23,6 +23,18 @@ import Testing
         }
         #expect(weakToken == nil)
     }
+
+    #if DEBUG && !canImport(Darwin)
+        @Test("a re-entrant withLock stops the program with the lock's error instead of deadlocking (debug builds)")
+        func reentrantLockStops() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let locked = Locked(0)
+                locked.withLock { _ in locked.withLock { $0 += 1 } }
+            }
+            let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(message.contains("Locked: lock failed"), "the failure names the lock: \(message)")
+        }
+    #endif
 }
 
 @Suite struct FIFOTests {
