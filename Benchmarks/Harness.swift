@@ -56,10 +56,18 @@ struct Settings {
     let scale: Int
     let repetitions: Int
 
+    /// A full run's settings: every iteration, seven samples.
+    static let full = Settings(scale: 1, repetitions: 7)
+    /// A quick run's: a tenth of the iterations, two samples.
+    static let quick = Settings(scale: 10, repetitions: 2)
+
+    private init(scale: Int, repetitions: Int) {
+        self.scale = scale
+        self.repetitions = repetitions
+    }
+
     init(arguments: [String]) {
-        let quick = arguments.contains("--quick")
-        scale = quick ? 10 : 1
-        repetitions = quick ? 2 : 7
+        self = arguments.contains("--quick") ? .quick : .full
     }
 
     func iterations(_ full: Int) -> Int { max(1, full / scale) }

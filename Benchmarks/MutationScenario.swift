@@ -5,11 +5,16 @@ import Loft
 /// task of its own and await it. A second row sets the same calls beside the fetcher in an immediate task
 /// (`Task.immediate`, as `mutate` starts its call), for context: what Loft's own work costs.
 ///
-/// Both sides are warmed up before they are timed. A task awaited at once costs about 0.4 µs when the thread
-/// that awaits it also runs it, and 0.8–1.4 µs when the pool's other thread is woken for it. The fast mode is
-/// most frequent in a fresh process's first few thousand tasks, where a quick run's two cold samples often
-/// fell; the warm-up keeps the timing out of that start-up, though the fast mode still comes back in some
-/// runs after it.
+/// A task awaited at once costs about 0.4 µs when the thread that awaits it also runs it, and 0.8–1.4 µs when
+/// the pool's other thread is woken for it; the pool passes from one mode to the other on its own. The call
+/// starts its task on the awaiting thread and has no such modes. Hence, so that the best sample of each side
+/// stands for the side and not for a passing mode of one of them:
+/// - both sides are warmed up before they are timed: the fast mode is most frequent in a fresh process's
+///   first few thousand tasks;
+/// - a sample is 20,000 calls (20–30 ms), in a quick run too (`main.swift`): a sample of 2,000 fits inside
+///   a stretch of the fast mode more often, and the best of two such samples compared the baseline's luckiest
+///   stretch with the call's typical one (quick runs so read 3.2× and 3.8× now and then). A stretch of the
+///   fast mode can still outlast a sample of 20,000: one run of forty read 2.92×.
 func mutationRoundTripScenario(_ settings: Settings) -> [Row] {
     let calls = settings.iterations(20_000)
     let fetcher: @Sendable (Int) async throws -> Int = { $0 + 1 }
@@ -79,7 +84,7 @@ func mutationRoundTripScenario(_ settings: Settings) -> [Row] {
 /// Both sides time 1,000 calls per sample (one line of 1,000, or 100 lines of 10 one after another) and take
 /// the best of as many samples, taking turns: a sample of 10 calls alone lasts a few wake-ups of the pool, and
 /// the best of many such samples compared the luckiest short stretch with a typical long one. Both sides are
-/// warmed up first (see (o)).
+/// warmed up first, and a quick run takes the full run's fourteen samples (see (o)).
 func mutationScopeScenario(_ settings: Settings) -> Row {
     func perMutation(lineLength: Int, lines: Int) -> Double {
         let elapsed = submitScopeLines(lineLength: lineLength, lines: lines)
