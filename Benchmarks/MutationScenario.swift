@@ -5,7 +5,7 @@ import Loft
 /// task of its own and await it. A second row sets the same calls beside the fetcher in an immediate task
 /// (`Task.immediate`, as `mutate` starts its call), for context: what Loft's own work costs.
 ///
-/// A task awaited at once costs about 0.4 µs when the thread that awaits it also runs it, and 0.8–1.4 µs when
+/// A task awaited at once costs about 0.4 µs when the thread that awaits it also runs it, and 0.7–1.4 µs when
 /// the pool's other thread is woken for it; the pool passes from one mode to the other on its own. The call
 /// starts its task on the awaiting thread and has no such modes. Hence, so that the best sample of each side
 /// stands for the side and not for a passing mode of one of them:
@@ -13,8 +13,9 @@ import Loft
 ///   first few thousand tasks;
 /// - a sample is 20,000 calls (20–30 ms), in a quick run too (`main.swift`): a sample of 2,000 fits inside
 ///   a stretch of the fast mode more often, and the best of two such samples compared the baseline's luckiest
-///   stretch with the call's typical one (quick runs so read 3.2× and 3.8× now and then). A stretch of the
-///   fast mode can still outlast a sample of 20,000: one run of forty read 2.92×.
+///   stretch with the call's typical one (two such runs in forty read 2.84× and 2.93× with a call at 1.1 µs;
+///   3.2× and 3.8× when it cost 1.3 µs). A stretch of the fast mode can still outlast a sample of 20,000
+///   (one run in forty, with a call at 1.25 µs: 2.92×).
 func mutationRoundTripScenario(_ settings: Settings) -> [Row] {
     let calls = settings.iterations(20_000)
     let fetcher: @Sendable (Int) async throws -> Int = { $0 + 1 }
