@@ -175,16 +175,19 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         guard publications.begin() else {
             // Another thread publishes: changed first, so that its next pass sends the change.
             guard calls.withLock(change) else { return }
-            publications.run { publish(calls.withLock(Self.unpublished)) }
+            publications.run(publishUnpublished)
             return
         }
         publish(
             calls.withLock { calls in
                 change(&calls) ? Self.unpublished(&calls) : ViewSends(box: calls.shown.box, stateChanged: false)
             })
-        while !publications.finish() {
-            publish(calls.withLock(Self.unpublished))
-        }
+        while !publications.finish() { publishUnpublished() }
+    }
+
+    /// A pass of the publications after the first: sends the state shown, if it was not sent.
+    private func publishUnpublished() {
+        publish(calls.withLock(Self.unpublished))
     }
 
     /// Sends `sends` to the observers, unless it changes nothing.
