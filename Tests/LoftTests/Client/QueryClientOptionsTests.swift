@@ -39,6 +39,9 @@ import Testing
         #expect(keys(.inactive) == [["f", "inactive"]])
         #expect(keys(QueryFilter(isStale: true)).isEmpty)
         await harness.advance(by: .seconds(10))
+        // Nobody observes the inactive entry: its age is not consulted, it turns stale only when invalidated.
+        #expect(keys(QueryFilter(isStale: true)) == [["f", "active"]])
+        harness.client.invalidateQueries(["f", "inactive"], exact: true)
         #expect(Set(keys(QueryFilter(isStale: true))) == [["f", "active"], ["f", "inactive"]])
         #expect(keys(QueryFilter(predicate: { $0.observerCount == 1 })) == [["f", "active"]])
         harness.client.removeQueries("f", filter: .inactive)

@@ -56,7 +56,7 @@ import Testing
     }
 
     private static func machine(observers: [Case], data: Data) -> EntryStateMachine {
-        var machine = EntryStateMachine(key: "m", gcTime: .seconds(300), staleTime: .zero)
+        var machine = EntryStateMachine(key: "m", gcTime: .seconds(300))
         let conditions = ClientEnvironment.Conditions()
         for (index, observer) in observers.enumerated() {
             _ = machine.handle(.observerAdded(UInt64(index + 1), observer.observer), at: start, conditions: conditions)

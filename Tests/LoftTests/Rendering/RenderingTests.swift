@@ -55,7 +55,7 @@ struct SaveRenderer: MutationRenderer {
         await harness.advance(by: .seconds(65))
         let expected = """
             key       status   fetch  observers  age    freshness
-            settings  success  idle   0          1m05s  stale
+            settings  success  idle   0          1m05s  fresh
             users/42  success  idle   1          1m05s  stale
             """
         #expect(CacheInspector(client: harness.client).render() == expected)

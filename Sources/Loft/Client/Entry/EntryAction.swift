@@ -1,8 +1,12 @@
 /// What the state machine of an entry asks its storage to do once the lock is released: the output of
 /// `EntryStateMachine`, performed in order.
+///
+/// Actions name what they act on (a waiter, an observer, a fetch) rather than carry the effect, so that the
+/// machine's tests compare them as values (`EntryAction+Equatable.swift`): the storage holds the waiters'
+/// continuations and resolves them when it performs the action.
 package enum EntryAction: Sendable {
-    /// Resumes a caller of `fetchValue`.
-    case resume(CheckedContinuation<any Sendable, any Error>, Result<any Sendable, any Error>)
+    /// Resumes a caller of `fetchValue` (or `settled`) with a value or an error.
+    case resume(EntryWaiter, Result<any Sendable, any Error>)
     /// Starts the fetch `id` in a tracked task, through a retryer.
     case startFetch(id: UInt64, FetchRequest)
     case cancelTask(TrackedTask<Void>)
@@ -18,10 +22,26 @@ package enum EntryAction: Sendable {
     /// Sets an alarm on the client's timer queue, to ring the entry at an instant (it cannot be cancelled).
     case setAlarm(SchedulerInstant)
     /// Asks an observer to refetch with its own fetcher and request.
-    case refetch(@Sendable (FetchReason) -> Void, FetchReason)
+    case refetch(ObserverCall<FetchReason>, FetchReason)
     case emit(QueryCacheEvent)
     /// Tells the observers that the entry was removed.
-    case notifyRemoved([@Sendable () -> Void])
+    case notifyRemoved([ObserverCall<Void>])
     /// Removes the entry from its client (garbage collection).
     case collect
+}
+
+/// A callback of one observer, named by the observer's id: two are equal when they belong to the same
+/// observer (the machine's tests compare actions without comparing closures).
+package struct ObserverCall<Argument: Sendable>: Sendable, Equatable {
+    package let observer: UInt64
+    package let call: @Sendable (Argument) -> Void
+
+    package init(observer: UInt64, _ call: @escaping @Sendable (Argument) -> Void) {
+        self.observer = observer
+        self.call = call
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.observer == rhs.observer
+    }
 }

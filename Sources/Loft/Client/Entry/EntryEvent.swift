@@ -12,9 +12,14 @@ package enum EntryEvent: Sendable {
 
     /// The result of comparing a new value with the data of one version, made outside the lock (`==` is a
     /// user closure); nil where structural sharing is off.
-    package struct Comparison: Sendable {
+    package struct Comparison: Sendable, Equatable {
         let dataVersion: UInt64
         let isSame: Bool
+
+        package init(dataVersion: UInt64, isSame: Bool) {
+            self.dataVersion = dataVersion
+            self.isSame = isSame
+        }
 
         /// Whether the value equals the data of `snapshot`: it was equal, and the data has not moved since.
         func holds(for snapshot: EntrySnapshot) -> Bool {
@@ -37,10 +42,11 @@ package enum EntryEvent: Sendable {
     /// The persistent cache's answer to a failed fetch under `.useIfFetchFails`.
     case fallbackLoaded(fetch: UInt64, any Error, failureCount: Int, stored: CachedValue<any Sendable>?)
     case cancelRequested(revert: Bool)
-    /// A caller waits for the fetch in flight to settle, whatever its result; answered at once when none runs.
-    case waiterJoined(EntryWaiter)
+    /// A caller waits for the fetch in flight to settle, whatever its result; answered at once when none runs,
+    /// and, with `skipsPaused`, when it waits paused for the network.
+    case waiterJoined(EntryWaiter, skipsPaused: Bool)
     /// A caller stopped waiting (its task was cancelled).
-    case waiterLeft(UInt64)
+    case waiterLeft(EntryWaiter)
 
     // Observers
     case observerAdded(UInt64, EntryObserver)

@@ -20,8 +20,8 @@ extension EntryStateMachine {
             if hasData {
                 let refreshesRestored =
                     snapshot.isRestored && persistence?.value.config.usagePolicy == .useAndThenFetch
-                let isStale = Self.isStale(snapshot, staleTime: staleTime, at: now)
-                guard refreshesRestored || trigger.refetches(isStale: isStale) else { return answer(waiter, &output) }
+                let refetches = Self.triggerRefetches(trigger, staleTime: staleTime, snapshot, at: now)
+                guard refreshesRestored || refetches else { return answer(waiter, &output) }
             }
             request.reason = .appear
         case .interval(let inBackground):
@@ -38,15 +38,13 @@ extension EntryStateMachine {
         lastRequest = Boxed(request)
         if fetch != nil {
             // Mutated in place: copying the fetch would copy every waiter on each join.
-            if let waiter { updateFetch { $0.waiters[waiter.id] = waiter.continuation } }
+            if let waiter { updateFetch { _ = $0.waiters.insert(waiter) } }
             guard case .explicit = intent, hasData, let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
             start(request, waiters: current.waiters, before: current.before, conditions, &output)
             return
         }
-        var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
-        if let waiter { waiters[waiter.id] = waiter.continuation }
-        start(request, waiters: waiters, before: Boxed(snapshot), conditions, &output)
+        start(request, waiters: waiter.map { [$0] } ?? [], before: Boxed(snapshot), conditions, &output)
     }
 
     /// The answer of the persistent cache under `.useInsteadOfFetching`: a valid stored value answers (restored
@@ -68,7 +66,7 @@ extension EntryStateMachine {
     }
 
     private mutating func start(
-        _ request: FetchRequest, waiters: [UInt64: CheckedContinuation<any Sendable, any Error>],
+        _ request: FetchRequest, waiters: Set<EntryWaiter>,
         before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
     ) {
         nextFetchID += 1
@@ -86,10 +84,11 @@ extension EntryStateMachine {
         output.actions.append(.startFetch(id: nextFetchID, request))
     }
 
-    /// A caller waits for the fetch in flight, if any, to settle; with none it is answered at once.
-    mutating func join(_ waiter: EntryWaiter, _ output: inout Output) {
-        guard fetch != nil else { return answer(waiter, &output) }
-        updateFetch { $0.waiters[waiter.id] = waiter.continuation }
+    /// A caller waits for the fetch in flight, if any, to settle; with none it is answered at once, and so it is,
+    /// with `skipsPaused`, while the fetch waits paused for the network (TanStack's awaited `refetchQueries`).
+    mutating func join(_ waiter: EntryWaiter, skipsPaused: Bool, _ output: inout Output) {
+        guard fetch != nil, !(skipsPaused && snapshot.fetchStatus == .paused) else { return answer(waiter, &output) }
+        updateFetch { _ = $0.waiters.insert(waiter) }
     }
 
     /// Answers a waiter whose request needs no fetch: with the data, or, with none, as a disabled query.
@@ -97,7 +96,7 @@ extension EntryStateMachine {
         guard let waiter else { return }
         let result: Result<any Sendable, any Error> =
             if let data = snapshot.data { .success(data) } else { .failure(QueryError.disabled(key: key)) }
-        output.actions.append(.resume(waiter.continuation, result))
+        output.actions.append(.resume(waiter, result))
     }
 
     private func isEnabled(_ observer: UInt64?) -> Bool {
@@ -128,7 +127,7 @@ extension EntryStateMachine {
         snapshot.fetchMeta = nil
         changed()
         let data = snapshot.data ?? value
-        for waiter in finished.waiters.values { output.actions.append(.resume(waiter, .success(data))) }
+        for waiter in finished.waiters.sorted() { output.actions.append(.resume(waiter, .success(data))) }
         if isChanged || !wasSuccess { output.actions.append(.emit(.updated(key))) }
         if let persistence = persistence?.value { output.actions.append(.save(value, at: now, persistence)) }
         output.actions.append(.emit(.fetchFinished(key, error: nil)))
@@ -172,14 +171,16 @@ extension EntryStateMachine {
         let fallsBack = persistence?.value.config.usagePolicy == .useIfFetchFails
         let answer: Result<any Sendable, any Error> =
             (fallsBack ? snapshot.data : nil).map { .success($0) } ?? .failure(error)
-        for waiter in finished.waiters.values { output.actions.append(.resume(waiter, answer)) }
+        for waiter in finished.waiters.sorted() { output.actions.append(.resume(waiter, answer)) }
         output.actions.append(.emit(.updated(key)))
         if isRestored { output.actions.append(.emit(.restored(key))) }
         output.actions.append(.emit(.fetchFinished(key, error: error)))
     }
 
     /// Cancels the fetch in flight. With `revert`, the state from before the fetch comes back unless data was
-    /// written meanwhile (then that data stays); the waiters get `QueryError.cancelled`.
+    /// written meanwhile (then that data stays). Without it, the state the fetch reached stays, but an entry
+    /// with no data keeps the error it had before the fetch (a failed query stays failed, not pending as if
+    /// never fetched). The waiters get `QueryError.cancelled`.
     mutating func cancel(revert: Bool, _ output: inout Output) {
         guard let cancelled = fetch else { return }
         fetch = nil
@@ -189,13 +190,16 @@ extension EntryStateMachine {
             snapshot = before
             snapshot.observerCount = observerCount
             snapshot.dataVersion = dataVersion
+        } else if !revert, snapshot.data == nil, let error = cancelled.before?.value.error {
+            snapshot.error = error
+            snapshot.status = .error
         }
         snapshot.fetchStatus = .idle
         snapshot.fetchMeta = nil
         changed()
         if let task = cancelled.task { output.actions.append(.cancelTask(task)) }
         let error = QueryError.cancelled(key: key)
-        for waiter in cancelled.waiters.values { output.actions.append(.resume(waiter, .failure(error))) }
+        for waiter in cancelled.waiters.sorted() { output.actions.append(.resume(waiter, .failure(error))) }
         output.actions.append(.emit(.fetchFinished(key, error: error)))
     }
 }

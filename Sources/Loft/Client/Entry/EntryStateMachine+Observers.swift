@@ -9,7 +9,7 @@ extension EntryStateMachine {
         observers[id] = observer
         tally.count(observer, 1)
         snapshot.observerCount = observers.count
-        gcTime = max(gcTime, observer.gcTime)
+        observerGCTime = max(observerGCTime ?? observer.gcTime, observer.gcTime)
         if initialData == nil { initialData = observer.initialData }
         if wasUnobserved, fetch?.isRetryCancelled == true {
             let retryer = updateFetch { fetch in
@@ -39,6 +39,7 @@ extension EntryStateMachine {
     /// An observer's options changed.
     mutating func changeObserver(_ id: UInt64, _ observer: EntryObserver) {
         guard let old = observers.updateValue(observer, forKey: id) else { return }
+        observerGCTime = max(observerGCTime ?? observer.gcTime, observer.gcTime)
         tally.count(old, -1)
         tally.count(observer, 1)
     }
@@ -114,6 +115,16 @@ extension EntryStateMachine {
         if refetches { refetch(.invalidation, activeOnly: false, at: now, conditions, &output) }
     }
 
+    /// A bulk refetch (`refetchQueries`): every entry that is not disabled refetches, but `.static` data, which
+    /// only an explicit `refetch()` of its query refetches.
+    mutating func refetchRequested(
+        _ reason: FetchReason, at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions,
+        _ output: inout Output
+    ) {
+        if tally.staticStaleTime > 0, snapshot.data != nil { return }
+        refetch(reason, activeOnly: false, at: now, conditions, &output)
+    }
+
     /// Refetches through the first enabled observer that can fetch (the others join its fetch), else with the
     /// last request made for the entry. A disabled entry is left alone; `activeOnly` leaves inactive ones too.
     mutating func refetch(
@@ -131,23 +142,21 @@ extension EntryStateMachine {
 
     /// Focus regained (`reason` `.focus`, read against `refetchOnFocus`) or network back (`.reconnect`, against
     /// `refetchOnReconnect`): refetches through an enabled observer whose trigger says so for the staleness it
-    /// sees; a fetch in flight is joined.
+    /// sees (`.static` data: never); a fetch in flight is joined.
     mutating func refetchOnTrigger(reason: FetchReason, at now: SchedulerInstant, _ output: inout Output) {
         let refetch = refetcher { observer in
             let trigger = reason == .focus ? observer.refetchOnFocus : observer.refetchOnReconnect
-            return trigger.refetches(isStale: Self.isStale(snapshot, staleTime: observer.staleTime, at: now))
+            return Self.triggerRefetches(trigger, staleTime: observer.staleTime, snapshot, at: now)
         }
         if let refetch { output.actions.append(.refetch(refetch, reason)) }
     }
 
     /// How the first enabled observer made (the lowest id) that can fetch and passes `predicate` refetches.
-    private func refetcher(
-        where predicate: (EntryObserver) -> Bool
-    ) -> (@Sendable (FetchReason) -> Void)? {
-        var chosen: (id: UInt64, refetch: @Sendable (FetchReason) -> Void)?
-        for (id, observer) in observers where observer.isEnabled && id < (chosen?.id ?? .max) {
-            if let refetch = observer.refetch, predicate(observer) { chosen = (id, refetch) }
+    private func refetcher(where predicate: (EntryObserver) -> Bool) -> ObserverCall<FetchReason>? {
+        var chosen: ObserverCall<FetchReason>?
+        for (id, observer) in observers where observer.isEnabled && id < (chosen?.observer ?? .max) {
+            if let refetch = observer.refetch, predicate(observer) { chosen = ObserverCall(observer: id, refetch) }
         }
-        return chosen?.refetch
+        return chosen
     }
 }

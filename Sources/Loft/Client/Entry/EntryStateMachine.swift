@@ -17,7 +17,8 @@ package struct EntryStateMachine: Sendable {
     struct Fetch: Sendable {
         let id: UInt64
         var request: FetchRequest
-        var waiters: [UInt64: CheckedContinuation<any Sendable, any Error>] = [:]
+        /// Who waits for its result (answered in the order they came: ids grow).
+        var waiters: Set<EntryWaiter> = []
         /// The state to restore on cancel; nil once data was written during the fetch (that data then stays).
         var before: Boxed<EntrySnapshot>?
         var task: TrackedTask<Void>?
@@ -39,8 +40,10 @@ package struct EntryStateMachine: Sendable {
     var observers: [UInt64: EntryObserver] = [:]
     /// Counts over `observers`, kept in step by `addObserver`, `changeObserver` and `removeObserver`.
     var tally = ObserverTally()
-    /// The longest `gcTime` an observer gave; the client's default until one does.
-    var gcTime: GCTime
+    /// The `gcTime` of the defaults for the key: it applies while no observer gave one.
+    let defaultGCTime: GCTime
+    /// The longest `gcTime` an observer of the entry gave (TanStack keeps the longest it was told).
+    var observerGCTime: GCTime?
     package internal(set) var isRemoved = false
     /// The last fetch requested, to refetch an entry that has no observer that can.
     var lastRequest: Boxed<FetchRequest>?
@@ -55,17 +58,23 @@ package struct EntryStateMachine: Sendable {
     var alarm: SchedulerInstant?
     var nextFetchID: UInt64 = 0
 
-    /// The `staleTime` of the defaults for the key: the freshness of the entry while nobody observes it.
-    let defaultStaleTime: StaleTime
-
-    package init(key: QueryKey, gcTime: GCTime, staleTime: StaleTime) {
+    /// Makes the machine of an entry that nobody observes yet.
+    ///
+    /// - Parameter gcTime: the `gcTime` of the defaults for the key, which collects the entry until an observer
+    ///   gives its own.
+    package init(key: QueryKey, gcTime: GCTime) {
         self.key = key
-        self.gcTime = gcTime
-        defaultStaleTime = staleTime
+        defaultGCTime = gcTime
+    }
+
+    /// How long the entry stays cached once unused: the longest `gcTime` of its observers, or the defaults' when
+    /// none gave one (an entry nobody observed).
+    package var gcTime: GCTime {
+        observerGCTime ?? defaultGCTime
     }
 
     /// What the storage must do after an event, and what the event's caller needs to know.
-    package struct Output: Sendable {
+    package struct Output: Sendable, Equatable {
         package var actions: [EntryAction] = []
         /// `dataSet`: the value was written.
         package var isStored = false
@@ -124,10 +133,10 @@ package struct EntryStateMachine: Sendable {
             finishFailure(error, failureCount, fallback: stored, at: now, &output)
         case .cancelRequested(let revert):
             cancel(revert: revert, &output)
-        case .waiterJoined(let waiter):
-            join(waiter, &output)
-        case .waiterLeft(let id):
-            if let waiter = updateFetch({ $0.waiters.removeValue(forKey: id) }) ?? nil {
+        case .waiterJoined(let waiter, let skipsPaused):
+            join(waiter, skipsPaused: skipsPaused, &output)
+        case .waiterLeft(let waiter):
+            if updateFetch({ $0.waiters.remove(waiter) }) ?? nil != nil {
                 output.actions.append(.resume(waiter, .failure(CancellationError())))
             }
         case .observerAdded(let id, let observer):
@@ -141,7 +150,7 @@ package struct EntryStateMachine: Sendable {
         case .invalidated(let refetchType):
             invalidate(refetchType, at: now, conditions, &output)
         case .refetchRequested(let reason):
-            refetch(reason, activeOnly: false, at: now, conditions, &output)
+            refetchRequested(reason, at: now, conditions, &output)
         case .reset:
             reset(at: now, conditions, &output)
         case .removed:
@@ -149,7 +158,10 @@ package struct EntryStateMachine: Sendable {
             isRemoved = true
             cancel(revert: true, &output)
             changed()
-            output.actions.append(.notifyRemoved(observers.values.compactMap(\.entryRemoved)))
+            let removals = observers.compactMap { id, observer in
+                observer.entryRemoved.map { removed in ObserverCall<Void>(observer: id) { removed() } }
+            }
+            output.actions.append(.notifyRemoved(removals))
         case .persistenceAdopted(let adopted):
             if persistence == nil { persistence = Boxed(adopted) }
             if let persistence = persistence?.value, snapshot.data == nil,
@@ -170,6 +182,16 @@ package struct EntryStateMachine: Sendable {
 
     // MARK: - Freshness
 
+    /// Whether a trigger set to `refetches` (appear, focus, reconnect) refetches for an observer with
+    /// `staleTime`: as the trigger says for the staleness, except that `.static` data is refetched by nothing
+    /// but an explicit `refetch()`, not even by `.always`.
+    package static func triggerRefetches(
+        _ refetches: RefetchTrigger, staleTime: StaleTime, _ snapshot: EntrySnapshot, at now: SchedulerInstant
+    ) -> Bool {
+        if staleTime == .static, snapshot.data != nil { return false }
+        return refetches.refetches(isStale: isStale(snapshot, staleTime: staleTime, at: now))
+    }
+
     /// Whether the data is stale for an observer with `staleTime` (TanStack v5): no data is stale; a disabled
     /// observer sees nothing stale; `.static` data never is; invalidated data (or data whose last refetch
     /// failed) is; else data older than `staleTime` is.
@@ -185,9 +207,10 @@ package struct EntryStateMachine: Sendable {
     }
 
     /// Whether the entry is stale as a whole (for filters and the inspector): for one of its enabled
-    /// observers, or, with none, by the `staleTime` of the defaults for its key.
+    /// observers; with none, only when it has no data or was invalidated (no observer's `staleTime` applies,
+    /// so its age is not consulted).
     package func isStale(at now: SchedulerInstant) -> Bool {
-        guard !observers.isEmpty else { return Self.isStale(snapshot, staleTime: defaultStaleTime, at: now) }
+        guard !observers.isEmpty else { return snapshot.data == nil || snapshot.isInvalidated }
         return observers.values.contains { observer in
             Self.isStale(snapshot, staleTime: observer.staleTime, isEnabled: observer.isEnabled, at: now)
         }

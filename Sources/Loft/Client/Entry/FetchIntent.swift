@@ -1,6 +1,6 @@
 /// What a caller wants of a fetch request; the entry's state machine decides from it, the data and the
 /// freshness whether to answer from the cache, join the fetch in flight, start one, or do nothing.
-package enum FetchIntent: Sendable {
+package enum FetchIntent: Sendable, Equatable {
     /// `refetch()`: always fetches; on an entry that has data, cancels the fetch in flight and starts anew.
     case explicit
     /// A trigger the entry chose already (invalidation, focus, reconnect, a bulk refetch): joins a fetch in
@@ -18,8 +18,16 @@ package enum FetchIntent: Sendable {
     case interval(inBackground: Bool)
 }
 
-/// A caller waiting for the result of a fetch.
-package struct EntryWaiter: Sendable {
+/// A caller waiting for the result of a fetch, named by an id that grows with each waiter: the machine decides
+/// who is answered with what; the entry's storage holds the continuation it resumes.
+package struct EntryWaiter: Sendable, Hashable, Comparable {
     package let id: UInt64
-    package let continuation: CheckedContinuation<any Sendable, any Error>
+
+    package init(id: UInt64) {
+        self.id = id
+    }
+
+    package static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.id < rhs.id
+    }
 }

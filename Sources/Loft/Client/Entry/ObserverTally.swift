@@ -68,6 +68,8 @@ package struct ObserverTally: Sendable {
 
     private mutating func count(_ trigger: Trigger, _ refetches: RefetchTrigger, _ staleTime: StaleTime, _ sign: Int) {
         switch refetches {
+        // `.static` data is refetched by no trigger, `.always` included: only its missing data is.
+        case .always where staleTime == .static: bump(.ifStale(trigger, staleTime), sign)
         case .always: bump(.always(trigger), sign)
         case .ifStale: bump(.ifStale(trigger, staleTime), sign)
         case .never: break

@@ -20,7 +20,12 @@ package final class QueryCacheEntry: Sendable {
         var listeners: [(id: UInt64, listener: any EntryListener)] = []
         /// The typed views its observers share, with how many follow each.
         var views: [ViewIdentity: (view: any SharedEntryView, count: Int)] = [:]
+        /// The continuations of the waiters the machine knows, resumed when it answers them.
+        var continuations: [EntryWaiter: CheckedContinuation<any Sendable, any Error>] = [:]
     }
+
+    /// A waiter's continuation, registered in the lock hold that sends the event naming the waiter.
+    private typealias Registration = (waiter: EntryWaiter, continuation: CheckedContinuation<any Sendable, any Error>)
 
     package let key: QueryKey
     let context: ClientContext
@@ -34,7 +39,7 @@ package final class QueryCacheEntry: Sendable {
     package init(key: QueryKey, context: ClientContext, defaults: QueryDefaults) {
         self.key = key
         self.context = context
-        let machine = EntryStateMachine(key: key, gcTime: defaults.gcTime, staleTime: defaults.staleTime)
+        let machine = EntryStateMachine(key: key, gcTime: defaults.gcTime)
         storage = Locked(Storage(machine: machine))
     }
 
@@ -147,18 +152,41 @@ package final class QueryCacheEntry: Sendable {
     package func send(
         _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
     ) -> EntryStateMachine.Output {
-        let (output, version, listeners, startWriter) = storage.withLock { storage in
+        send(event, at: now, conditions: conditions, registering: nil)
+    }
+
+    /// Sends `event`, registering first the continuation of the waiter it names, in the same hold of the lock.
+    private func send(
+        _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions,
+        registering registration: Registration?
+    ) -> EntryStateMachine.Output {
+        let (output, version, listeners, startWriter, resumed) = storage.withLock { storage in
+            if let registration { storage.continuations[registration.waiter] = registration.continuation }
             let version = storage.machine.version
             let output = storage.machine.handle(event, at: now, conditions: conditions)
             mirrorTriggers(storage.machine)
             let startWriter = queueSaves(output.actions)
+            let resumed = Self.takeContinuations(for: output.actions, from: &storage)
             let changed = storage.machine.version != version
-            return (output, storage.machine.version, changed ? storage.listeners : [], startWriter)
+            return (output, storage.machine.version, changed ? storage.listeners : [], startWriter, resumed)
         }
         if startWriter { context.writer.start() }
         for listener in listeners { listener.listener.entryChanged(to: version) }
-        perform(output.actions)
+        perform(output.actions, resuming: resumed)
         return output
+    }
+
+    /// Takes out of the table the continuations of the waiters that `actions` answer (with the lock held, so
+    /// each is resumed once).
+    private static func takeContinuations(
+        for actions: [EntryAction], from storage: inout Storage
+    ) -> [EntryWaiter: CheckedContinuation<any Sendable, any Error>] {
+        guard !storage.continuations.isEmpty else { return [:] }
+        var taken: [EntryWaiter: CheckedContinuation<any Sendable, any Error>] = [:]
+        for case .resume(let waiter, _) in actions {
+            taken[waiter] = storage.continuations.removeValue(forKey: waiter)
+        }
+        return taken
     }
 
     /// Whether `trigger` coming at `now` may refetch the entry (false: it certainly does not).
@@ -208,23 +236,26 @@ package final class QueryCacheEntry: Sendable {
         try await wait { waiter in .fetchRequested(request, intent, observer: observer, waiter: waiter) }
     }
 
-    /// Returns once the fetch in flight, if any, has settled (whatever its result).
-    package func settled() async {
-        _ = try? await wait { waiter in .waiterJoined(waiter) }
+    /// Returns once the fetch in flight, if any, has settled (whatever its result); with `skipsPaused`, at once
+    /// while it waits paused for the network.
+    package func settled(skipsPaused: Bool = false) async {
+        _ = try? await wait { waiter in .waiterJoined(waiter, skipsPaused: skipsPaused) }
     }
 
     /// Sends the event a new waiter makes, and waits until the machine resumes it; a cancelled caller leaves.
     private func wait(_ event: (EntryWaiter) -> EntryEvent) async throws -> any Sendable {
-        let waiterID = storage.withLock { storage in
+        let waiter = storage.withLock { storage in
             storage.nextID += 1
-            return storage.nextID
+            return EntryWaiter(id: storage.nextID)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                send(event(EntryWaiter(id: waiterID, continuation: continuation)))
+                _ = send(
+                    event(waiter), at: context.now, conditions: context.environment.conditions,
+                    registering: (waiter, continuation))
             }
         } onCancel: {
-            send(.waiterLeft(waiterID))
+            send(.waiterLeft(waiter))
         }
     }
 
@@ -293,11 +324,13 @@ package final class QueryCacheEntry: Sendable {
 
     // MARK: - Actions
 
-    private func perform(_ actions: [EntryAction]) {
+    private func perform(
+        _ actions: [EntryAction], resuming continuations: [EntryWaiter: CheckedContinuation<any Sendable, any Error>]
+    ) {
         for action in actions {
             switch action {
-            case .resume(let continuation, let result):
-                continuation.resume(with: result)
+            case .resume(let waiter, let result):
+                continuations[waiter]?.resume(with: result)
             case .startFetch(let id, let request):
                 let retryer = Retryer(
                     policy: request.retry, networkMode: request.networkMode, pausesWhenUnfocused: true,
@@ -326,11 +359,11 @@ package final class QueryCacheEntry: Sendable {
             case .setAlarm(let instant):
                 context.timers.setAlarm(for: key, at: instant)
             case .refetch(let refetch, let reason):
-                refetch(reason)
+                refetch.call(reason)
             case .emit(let event):
                 context.emit(event)
             case .notifyRemoved(let observers):
-                for entryRemoved in observers { entryRemoved() }
+                for entryRemoved in observers { entryRemoved.call(()) }
             case .collect:
                 context.collect(self)
             }

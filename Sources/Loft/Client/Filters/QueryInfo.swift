@@ -8,7 +8,8 @@ public struct QueryInfo: Sendable {
     public let fetchStatus: FetchStatus
     /// When the data was last fetched or set.
     public let dataUpdatedAt: SchedulerInstant?
-    /// Stale for one of its enabled observers, or, with none, by the `staleTime` of the defaults for its key.
+    /// Stale for one of its enabled observers; with none, only when it has no data or was invalidated (its age
+    /// is not consulted: no observer's `staleTime` applies).
     public let isStale: Bool
     /// Whether an enabled query or consumer observes it.
     public let isActive: Bool
