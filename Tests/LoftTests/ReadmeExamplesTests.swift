@@ -80,7 +80,7 @@ let api = ExampleAPI()
         let profiles = try await client.fetchQuery("profiles") { try await api.profiles() }
         client.setQueryData(Profile(id: 7, name: "Grace"), for: ["profile", 7])
         let cached = try client.getQueryData(["profile", 7], as: Profile.self)
-        await client.invalidateQueries("profile")
+        await client.invalidateQueries("profile").settled()
         client.setQueriesData(matching: "profile", as: Profile.self) { profile in
             Profile(id: profile.id, name: profile.name.uppercased())
         }
@@ -137,7 +137,7 @@ let api = ExampleAPI()
             options: MutationOptions(invalidates: { _, _ in [.tag("profiles"), .exact(["profile", 99])] })
         ) { name in try await api.rename(99, to: name) }
         _ = try await create.mutate("Edsger")  // "everyone" is refetched before `mutate` returns
-        await client.invalidateQueries(tagged: "profiles")
+        await client.invalidateQueries(tagged: "profiles").settled()
         #expect(everyone.state.value?.count == 2)
 
         let renaming = MutationList(matching: MutationFilter(key: ["profile"], status: .pending), client: client) {
@@ -416,7 +416,7 @@ let api = ExampleAPI()
         let settings = Query<Void, String>(key: theme, behavior: .startImmediately(()), client: client) { "dark" }
         let paused = client.isFetching(filter: QueryFilter(fetchStatus: .paused))
         client.setOnline(true)
-        await client.invalidateQueries(["todos", ["status": "done"]], filter: QueryFilter(type: .active))
+        await client.invalidateQueries(["todos", ["status": "done"]], filter: QueryFilter(type: .active)).settled()
         client.removeQueries("todos", filter: .inactive)
         client.cancelQueries("todos", revert: false)
         await client.waitUntilIdle()

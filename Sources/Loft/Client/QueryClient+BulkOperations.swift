@@ -2,51 +2,38 @@
 extension QueryClient {
     /// Marks every matching entry stale (unless a query of it has a `.static` `staleTime`) and refetches those
     /// that `refetchType` names (default: the ones with an enabled observer). A disabled entry is never
-    /// refetched.
+    /// refetched. Returns at once; await the result's `settled()` to wait for the refetches.
     ///
     /// - Parameters:
     ///   - prefix: the key prefix (default: every key); a dictionary part covers one with more pairs.
     ///   - exact: only the entry of exactly `prefix`.
     ///   - filter: which of them (default: all).
     ///   - refetchType: which of the invalidated entries refetch.
+    /// - Returns: the entries reached, whose refetches `settled()` awaits.
+    @discardableResult
     public func invalidateQueries(
         _ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all,
         refetchType: RefetchType = .active
-    ) {
-        share {
-            SharedChange(.invalidate(refetchType), [exact ? .exact(prefix) : .prefix(prefix)], filter: .init(filter))
-        }
-        for entry in entries(matching: prefix, exact: exact, filter: filter) { entry.send(.invalidated(refetchType)) }
-    }
-
-    /// `invalidateQueries`, returning once the refetches it started have settled (whatever their results).
-    public func invalidateQueries(
-        _ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all,
-        refetchType: RefetchType = .active
-    ) async {
+    ) -> StartedRefetches {
         let matching = entries(matching: prefix, exact: exact, filter: filter)
         share {
             SharedChange(.invalidate(refetchType), [exact ? .exact(prefix) : .prefix(prefix)], filter: .init(filter))
         }
         for entry in matching { entry.send(.invalidated(refetchType)) }
-        for entry in matching { await entry.settled() }
+        return StartedRefetches(matching)
     }
 
     /// Refetches every matching entry that is not disabled, active or not (TanStack's default), joining a fetch
-    /// in flight: through an enabled query of the entry, else with the last request made for it.
+    /// in flight: through an enabled query of the entry, else with the last request made for it. `.static`
+    /// data is left alone (only an explicit `refetch()` of its query refetches it). Returns at once; await the
+    /// result's `settled()` to wait for the refetches (a fetch paused offline is not awaited).
+    @discardableResult
     public func refetchQueries(
         _ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all
-    ) {
-        for entry in entries(matching: prefix, exact: exact, filter: filter) { entry.send(.refetchRequested(.manual)) }
-    }
-
-    /// `refetchQueries`, returning once the refetches it started have settled (whatever their results).
-    public func refetchQueries(
-        _ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all
-    ) async {
+    ) -> StartedRefetches {
         let matching = entries(matching: prefix, exact: exact, filter: filter)
         for entry in matching { entry.send(.refetchRequested(.manual)) }
-        for entry in matching { await entry.settled() }
+        return StartedRefetches(matching)
     }
 
     /// Removes every matching entry from the cache (a fetch in flight is cancelled). A removed entry is gone:

@@ -1,6 +1,8 @@
 extension QueryClient {
-    /// Sets the defaults of every query whose key is under `prefix`, instead of the client's; where several
-    /// registered prefixes cover a key, the longest wins. A query's own options still override them.
+    /// Sets the defaults of every query whose key is under `prefix`, over the client's. Every registered prefix
+    /// that covers a key applies, merged field by field: the longer prefix wins per field, and a field no prefix
+    /// sets comes from the client's defaults. A query's own options still override them all. Setting defaults
+    /// for a prefix again replaces that prefix's.
     ///
     /// ```swift
     /// client.setQueryDefaults(QueryDefaults(staleTime: .seconds(60)), for: "settings")
@@ -13,8 +15,8 @@ extension QueryClient {
         hasPrefixDefaults.store(true, ordering: .releasing)
     }
 
-    /// The defaults that apply to `key`: those of the longest registered prefix that covers it, else the
-    /// client's.
+    /// The defaults that apply to `key`: the client's, merged with those of every registered prefix that
+    /// covers it, shortest first (the longer prefix wins per field).
     public func defaults(for key: QueryKey) -> QueryDefaults {
         guard hasPrefixDefaults.load(ordering: .acquiring) else { return defaults }
         return state.withLock { $0.defaults(for: key, fallback: defaults) }
@@ -22,10 +24,13 @@ extension QueryClient {
 }
 
 extension QueryClient.State {
-    /// The defaults of the longest registered prefix that covers `key`, else `fallback`.
+    /// `fallback` merged with the defaults of every registered prefix that covers `key`, shortest first.
     func defaults(for key: QueryKey, fallback: QueryDefaults) -> QueryDefaults {
         guard !prefixDefaults.isEmpty else { return fallback }
-        let covering = prefixDefaults.filter { key.hasPrefix($0.key) }
-        return covering.max { $0.key.parts.count < $1.key.parts.count }?.value ?? fallback
+        // Shortest first; prefixes of one length (dictionary parts can cover a key twice) in a fixed order.
+        let covering = prefixDefaults.filter { key.hasPrefix($0.key) }.sorted {
+            ($0.key.parts.count, $0.key.description) < ($1.key.parts.count, $1.key.description)
+        }
+        return covering.reduce(fallback) { merged, prefix in merged.merging(prefix.value) }
     }
 }

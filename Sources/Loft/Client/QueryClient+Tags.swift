@@ -3,36 +3,23 @@
 extension QueryClient {
     /// Marks stale every entry with a tag that `tag` covers (or exactly `tag`, with `exact`) and passes
     /// `filter`, and refetches those `refetchType` names (default: the active ones), as `invalidateQueries`
-    /// does for a key prefix.
+    /// does for a key prefix. Returns at once; await the result's `settled()` to wait for the refetches.
+    @discardableResult
     public func invalidateQueries(
         tagged tag: QueryTag, exact: Bool = false, filter: QueryFilter = .all, refetchType: RefetchType = .active
-    ) {
-        share { SharedChange(.invalidate(refetchType), [exact ? .exactTag(tag) : .tag(tag)], filter: .init(filter)) }
-        invalidate(entries(tagged: tag, exact: exact, filter: filter), refetchType)
-    }
-
-    /// `invalidateQueries(tagged:)`, returning once the refetches it started have settled.
-    public func invalidateQueries(
-        tagged tag: QueryTag, exact: Bool = false, filter: QueryFilter = .all, refetchType: RefetchType = .active
-    ) async {
+    ) -> StartedRefetches {
         let matching = entries(tagged: tag, exact: exact, filter: filter)
         share { SharedChange(.invalidate(refetchType), [exact ? .exactTag(tag) : .tag(tag)], filter: .init(filter)) }
-        invalidate(matching, refetchType)
-        for entry in matching { await entry.settled() }
+        return invalidate(matching, refetchType)
     }
 
-    /// Invalidates every entry that one of `targets` names, each once however many name it.
-    public func invalidate(_ targets: [InvalidationTarget], refetchType: RefetchType = .active) {
-        share { SharedChange(.invalidate(refetchType), targets.map(\.shared)) }
-        invalidate(entries(for: targets.map(\.shared), filter: .all), refetchType)
-    }
-
-    /// `invalidate(_:)`, returning once the refetches it started have settled.
-    public func invalidate(_ targets: [InvalidationTarget], refetchType: RefetchType = .active) async {
+    /// Invalidates every entry that one of `targets` names, each once however many name it. Returns at once;
+    /// await the result's `settled()` to wait for the refetches.
+    @discardableResult
+    public func invalidate(_ targets: [InvalidationTarget], refetchType: RefetchType = .active) -> StartedRefetches {
         let matching = entries(for: targets.map(\.shared), filter: .all)
         share { SharedChange(.invalidate(refetchType), targets.map(\.shared)) }
-        invalidate(matching, refetchType)
-        for entry in matching { await entry.settled() }
+        return invalidate(matching, refetchType)
     }
 
     /// The tags the queries of `key`'s entry declared (none when there is no entry).
@@ -58,7 +45,8 @@ extension QueryClient {
         return found.filter { filter.matches($0.info(at: now)) }
     }
 
-    private func invalidate(_ entries: [QueryCacheEntry], _ refetchType: RefetchType) {
+    private func invalidate(_ entries: [QueryCacheEntry], _ refetchType: RefetchType) -> StartedRefetches {
         for entry in entries { entry.send(.invalidated(refetchType)) }
+        return StartedRefetches(entries)
     }
 }

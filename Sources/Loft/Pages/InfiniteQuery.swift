@@ -46,7 +46,7 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
     ///   - maxPages: the most pages kept (default: all).
     ///   - behavior: `.startImmediately(())` loads the first page at once; `.startWhenRequested` (default)
     ///     waits for `fetchNextPage()` or `refetch()`.
-    ///   - pollingBehavior: refetches every loaded page on a timer. Default `.noPolling`.
+    ///   - pollingBehavior: refetches every loaded page on a timer. Default: the options', then the defaults' (`.noPolling`).
     ///   - options: freshness, retries, `enabled`, `select`… Default: the client's.
     ///   - cache: the persistent cache of the pages (a `Codable` `PageParam` and `Page` only).
     ///   - cacheConfig: how it is used.
@@ -59,7 +59,7 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
         getPreviousPageParam: PageParamGetter? = nil,
         maxPages: Int? = nil,
         behavior: QueryBehavior<Void> = .startWhenRequested,
-        pollingBehavior: PollingBehavior = .noPolling,
+        pollingBehavior: PollingBehavior? = nil,
         options: QueryOptions<InfiniteData<PageParam, Page>> = QueryOptions(),
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,
@@ -96,7 +96,7 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
         getPreviousPageParam: PageParamGetter? = nil,
         maxPages: Int? = nil,
         behavior: QueryBehavior<Void> = .startWhenRequested,
-        pollingBehavior: PollingBehavior = .noPolling,
+        pollingBehavior: PollingBehavior? = nil,
         options: QueryOptions<InfiniteData<PageParam, Page>> = QueryOptions(),
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,

@@ -33,7 +33,8 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     private struct State: Sendable {
         var request: Request?
-        var isPolling = false
+        /// The interval of the polling chain that runs; nil when none does.
+        var pollInterval: Duration?
         /// The input this query follows (`follow(_:request:)`), cancelled when the query goes.
         var input: Subscription?
     }
@@ -42,8 +43,6 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     public let baseKey: QueryKey
     /// The client whose cache holds the data.
     public let client: QueryClient
-    /// The polling of this query.
-    public let pollingBehavior: PollingBehavior
     private let keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)?
     private let fetcher: Fetcher
     private let persistence: EntryPersistence?
@@ -59,7 +58,9 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     ///     cache entry. Default: every request shares `key`.
     ///   - behavior: `.startImmediately(request)` fetches at once; `.startWhenRequested` (default) waits for
     ///     `refetch(request:)`.
-    ///   - pollingBehavior: `.pollEvery(interval)` refetches on a timer. Default `.noPolling`.
+    ///   - pollingBehavior: `.pollEvery(interval)` refetches on a timer; it is written into the options'
+    ///     `pollingBehavior`, so `setOptions(_:)` can change it. Default: the options', then the defaults'
+    ///     (`.noPolling`).
     ///   - options: freshness, retries, `enabled`, `select`, placeholder and initial data… Default: the client's.
     ///   - cache: the persistent cache of this query's data (a `Codable` `Response` only). Default: the
     ///     client's, which defaults to the global one, which is none until configured.
@@ -70,16 +71,17 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         key: QueryKey,
         keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)? = nil,
         behavior: QueryBehavior<Request> = .startWhenRequested,
-        pollingBehavior: PollingBehavior = .noPolling,
+        pollingBehavior: PollingBehavior? = nil,
         options: QueryOptions<Response> = QueryOptions(),
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,
         client: QueryClient = .shared,
         fetcher: @escaping Fetcher
     ) {
+        var options = options
+        if let pollingBehavior { options.pollingBehavior = pollingBehavior }
         self.baseKey = key
         self.keyAdapter = keyAdapter
-        self.pollingBehavior = pollingBehavior
         self.client = client
         self.fetcher = fetcher
         pollTimer = TimerQueue.Key(owner: client.context.timers.makeOwner(), kind: 0)
@@ -110,7 +112,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         key: QueryKey,
         keyAdapter: (@Sendable (QueryKey, Request) -> QueryKey)? = nil,
         behavior: QueryBehavior<Request> = .startWhenRequested,
-        pollingBehavior: PollingBehavior = .noPolling,
+        pollingBehavior: PollingBehavior? = nil,
         options: QueryOptions<Response> = QueryOptions(),
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,
@@ -138,15 +140,23 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         observation.options
     }
 
+    /// The polling of this query: its options', else its key's defaults'.
+    public var pollingBehavior: PollingBehavior {
+        observation.resolved.pollingBehavior
+    }
+
     /// Replaces the options of this live query: freshness, triggers, `select`, placeholder… take effect at
-    /// once, and a query enabled by the change fetches as if it appeared.
+    /// once; a query enabled by the change fetches as if it appeared; a new polling interval restarts the timer
+    /// from now (`.noPolling` stops it).
     public func setOptions(_ options: QueryOptions<Response>) {
-        let wasEnabled = observation.options.enabled
+        let wasEnabled = observation.resolved.isEnabled
         observation.setOptions(options)
+        let isEnabled = observation.resolved.isEnabled
         // A `Void` request needs no `refetch(request:)` to be known.
-        if options.enabled, !wasEnabled, let request = locked.withLock({ $0.request }) ?? (() as? Request) {
+        if isEnabled, !wasEnabled, let request = locked.withLock({ $0.request }) ?? (() as? Request) {
             appear(request)
         }
+        restartPolling()
     }
 
     /// Enables or disables this live query (`QueryOptions.enabled`); enabling it fetches as if it appeared.
@@ -318,24 +328,46 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         )
     }
 
+    /// The interval to poll at, as the options stand; nil for none.
+    private var pollInterval: Duration? {
+        guard case .pollEvery(let interval) = pollingBehavior, interval > .zero else { return nil }
+        return interval
+    }
+
     /// Starts the polling chain unless one runs: checked and set in one step, so concurrent refetches start
     /// one chain.
     private func startPolling() {
-        guard case .pollEvery(let interval) = pollingBehavior, interval > .zero else { return }
+        guard let interval = pollInterval else { return }
         let starts = locked.withLock { state -> Bool in
-            guard !state.isPolling else { return false }
-            state.isPolling = true
+            guard state.pollInterval == nil else { return false }
+            state.pollInterval = interval
             return true
         }
         if starts { schedulePoll(after: interval) }
     }
 
+    /// The options changed: a running chain whose interval is no longer the options' starts again from now at
+    /// the new one, or stops. A query that never started polling waits for its first fetch, as before.
+    private func restartPolling() {
+        let interval = pollInterval
+        let restarts = locked.withLock { state -> Bool in
+            guard let running = state.pollInterval, running != interval else { return false }
+            state.pollInterval = interval
+            return true
+        }
+        guard restarts else { return }
+        if let interval { schedulePoll(after: interval) } else { client.context.timers.cancel(pollTimer) }
+    }
+
     /// Polls on the client's timer queue; each tick asks the entry, which skips it while the query is disabled,
-    /// or unfocused without `refetchIntervalInBackground`.
+    /// or unfocused without `refetchIntervalInBackground`. Setting the timer replaces the one set before.
     private func schedulePoll(after interval: Duration) {
         client.context.timers.set(pollTimer, at: client.scheduler.now + interval) { [weak self] in
             guard let self else { return }
-            if let request = locked.withLock({ $0.request }) {
+            let (request, current) = locked.withLock { ($0.request, $0.pollInterval) }
+            // A tick of an interval the options no longer have: the restarted chain carries on.
+            guard current == interval else { return }
+            if let request {
                 let inBackground = observation.resolved.refetchIntervalInBackground
                 fetch(request, reason: .interval, intent: .interval(inBackground: inBackground))
             }

@@ -16,8 +16,8 @@ public struct QueryOptions<Value: Sendable>: Sendable {
     public var networkMode: NetworkMode?
     /// False stops every automatic fetch (appear, invalidation, focus, reconnect, polling, bulk refetches); an
     /// explicit `refetch` still fetches. A disabled query with no data is pending and idle, and is never stale.
-    /// Change it on a live query with `Query.setEnabled(_:)`. Default true.
-    public var enabled: Bool
+    /// Change it on a live query with `Query.setEnabled(_:)`. Default: the client's (true).
+    public var enabled: Bool?
     /// Transforms the cached value for this query only (the cache keeps the raw value); runs once per new
     /// value, not again when a refetch returns an equal one. To change the type, see `Query.select(_:)`.
     /// Default none.
@@ -36,8 +36,11 @@ public struct QueryOptions<Value: Sendable>: Sendable {
     public var refetchOnFocus: RefetchTrigger?
     /// Whether the network coming back refetches. Default: the client's (`.ifStale`).
     public var refetchOnReconnect: RefetchTrigger?
-    /// Whether polling goes on while the app is in the background. Default false.
-    public var refetchIntervalInBackground: Bool
+    /// Whether and how often the query refetches on a timer (`.pollEvery(interval)`); changed on a live query
+    /// by `Query.setOptions(_:)`, which restarts the timer. Default: the client's (`.noPolling`).
+    public var pollingBehavior: PollingBehavior?
+    /// Whether polling goes on while the app is in the background. Default: the client's (false).
+    public var refetchIntervalInBackground: Bool?
     /// Whether an equal refetched value keeps the old one and notifies nobody. Default: the client's (true).
     public var structuralSharing: Bool?
     /// Whether the fetcher reacts to cancellation: then, when the last observer leaves, the fetch in flight is
@@ -57,7 +60,7 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         gcTime: GCTime? = nil,
         retry: RetryPolicy? = nil,
         networkMode: NetworkMode? = nil,
-        enabled: Bool = true,
+        enabled: Bool? = nil,
         select: (@Sendable (Value) -> Value)? = nil,
         placeholderData: PlaceholderData<Value>? = nil,
         initialData: Value? = nil,
@@ -65,7 +68,8 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         refetchOnAppear: RefetchTrigger? = nil,
         refetchOnFocus: RefetchTrigger? = nil,
         refetchOnReconnect: RefetchTrigger? = nil,
-        refetchIntervalInBackground: Bool = false,
+        pollingBehavior: PollingBehavior? = nil,
+        refetchIntervalInBackground: Bool? = nil,
         structuralSharing: Bool? = nil,
         cancelWhenUnobserved: Bool = false,
         tags: [QueryTag] = [],
@@ -83,6 +87,7 @@ public struct QueryOptions<Value: Sendable>: Sendable {
         self.refetchOnAppear = refetchOnAppear
         self.refetchOnFocus = refetchOnFocus
         self.refetchOnReconnect = refetchOnReconnect
+        self.pollingBehavior = pollingBehavior
         self.refetchIntervalInBackground = refetchIntervalInBackground
         self.structuralSharing = structuralSharing
         self.cancelWhenUnobserved = cancelWhenUnobserved

@@ -12,6 +12,7 @@ struct ResolvedQueryOptions: Sendable {
     var isEnabled: Bool
     var cancelWhenUnobserved: Bool
     var refetchIntervalInBackground: Bool
+    var pollingBehavior: PollingBehavior
 
     init<Value>(_ options: QueryOptions<Value>, defaults: QueryDefaults) {
         staleTime = options.staleTime ?? defaults.staleTime
@@ -21,10 +22,11 @@ struct ResolvedQueryOptions: Sendable {
         structuralSharing = options.structuralSharing ?? defaults.structuralSharing
         refetchOnAppear = options.refetchOnAppear ?? defaults.refetchOnAppear
         refetchOnFocus = options.refetchOnFocus ?? defaults.refetchOnFocus
-        refetchOnReconnect = options.refetchOnReconnect ?? defaults.refetchOnReconnect
-        isEnabled = options.enabled
+        refetchOnReconnect = options.refetchOnReconnect ?? defaults.refetchOnReconnect(under: networkMode)
+        isEnabled = options.enabled ?? defaults.enabled
         cancelWhenUnobserved = options.cancelWhenUnobserved
-        refetchIntervalInBackground = options.refetchIntervalInBackground
+        refetchIntervalInBackground = options.refetchIntervalInBackground ?? defaults.refetchIntervalInBackground
+        pollingBehavior = options.pollingBehavior ?? defaults.pollingBehavior
     }
 
     /// What the entry's state machine knows of an observer with these options.

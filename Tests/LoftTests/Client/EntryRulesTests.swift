@@ -168,9 +168,9 @@ import Testing
             key: "d", options: QueryOptions(enabled: false), client: harness.client, fetcher: fetcher.fetch)
         query.refetch()  // explicit: fetches even when disabled
         await harness.client.waitUntilIdle()
-        await harness.client.invalidateQueries("d", refetchType: .all)
-        await harness.client.refetchQueries("d")
-        await harness.client.invalidateQueries("d", refetchType: .inactive)
+        await harness.client.invalidateQueries("d", refetchType: .all).settled()
+        await harness.client.refetchQueries("d").settled()
+        await harness.client.invalidateQueries("d", refetchType: .inactive).settled()
         await harness.client.waitUntilIdle()
         #expect(fetcher.callCount == 1)
     }
@@ -277,9 +277,9 @@ import Testing
         let active = Query(
             key: ["list", 2], behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
-        await harness.client.refetchQueries("list")
+        await harness.client.refetchQueries("list").settled()
         #expect(fetcher.callCount == 4)
-        await harness.client.refetchQueries("list", filter: .active)
+        await harness.client.refetchQueries("list", filter: .active).settled()
         #expect(fetcher.callCount == 5)
         #expect(harness.fetchReasons(["list", 1]) == [.prefetch, .manual])
         _ = active

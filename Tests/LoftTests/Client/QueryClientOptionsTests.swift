@@ -62,7 +62,7 @@ import Testing
         await harness.client.waitUntilIdle()
         await harness.advance(by: .seconds(86_400))
         #expect(!infinite.snapshot.isStale)
-        await harness.client.invalidateQueries()
+        await harness.client.invalidateQueries().settled()
         #expect(harness.fetchReasons("infinite") == [.firstUse, .invalidation])
         #expect(harness.fetchReasons("static") == [.firstUse])
         #expect(!still.snapshot.isStale)
@@ -84,7 +84,7 @@ import Testing
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let query = Query(
             key: "live", options: QueryOptions(enabled: false), client: harness.client, fetcher: fetcher.fetch)
-        await harness.client.invalidateQueries("live")
+        await harness.client.invalidateQueries("live").settled()
         #expect(fetcher.callCount == 0)
         query.setEnabled(true)
         await harness.client.waitUntilIdle()
@@ -124,9 +124,9 @@ import Testing
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2), .answer(3))
         let query = Query(key: "a", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
-        await harness.client.invalidateQueries("a")
+        await harness.client.invalidateQueries("a").settled()
         #expect(query.state.value == 2)
-        await harness.client.refetchQueries("a")
+        await harness.client.refetchQueries("a").settled()
         #expect(query.state.value == 3)
     }
 

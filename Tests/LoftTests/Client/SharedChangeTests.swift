@@ -17,9 +17,9 @@ import Testing
         let changes = PublisherRecorder(client.sharedChanges)
         _ = try await client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
         Self.invalidateWithoutWaiting(client) { $0.invalidateQueries(["user"]) }
-        await client.invalidateQueries(["user", 1], exact: true, filter: QueryFilter(type: .inactive, isStale: true))
+        await client.invalidateQueries(["user", 1], exact: true, filter: QueryFilter(type: .inactive, isStale: true)).settled()
         Self.invalidateWithoutWaiting(client) { $0.invalidateQueries(tagged: "todos", refetchType: .none) }
-        await client.invalidateQueries(tagged: ["todo", 7], exact: true)
+        await client.invalidateQueries(tagged: ["todo", 7], exact: true).settled()
         Self.invalidateWithoutWaiting(client) {
             $0.invalidate([.tag("todos"), .prefix(["lists"]), .exact(["todo", 9])])
         }
@@ -88,7 +88,7 @@ import Testing
         ]
         _ = try await second.client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
         #expect(try !second.client.snapshot(for: ["user", 1], as: User.self).isStale)
-        await first.client.invalidateQueries(["user"])
+        await first.client.invalidateQueries(["user"]).settled()
         #expect(try second.client.snapshot(for: ["user", 1], as: User.self).isStale)
         #expect(firstChanges.values.count == 1)
         #expect(secondChanges.values.isEmpty)

@@ -24,11 +24,11 @@ import Testing
         let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
         #expect(try Self.stale(harness).isEmpty)
-        await harness.client.invalidateQueries(tagged: ["todo", 8])
+        await harness.client.invalidateQueries(tagged: ["todo", 8]).settled()
         #expect(try Self.stale(harness) == [["todo", 8]])
-        await harness.client.invalidateQueries(tagged: "todo")
+        await harness.client.invalidateQueries(tagged: "todo").settled()
         #expect(try Self.stale(harness) == [["todo", 7], ["todo", 8]])
-        await harness.client.invalidateQueries(tagged: "todos")
+        await harness.client.invalidateQueries(tagged: "todos").settled()
         #expect(try Self.stale(harness) == [["todo", 7], ["todo", 8], ["lists", "mine"]])
         #expect(harness.client.tags(of: ["todo", 7]) == ["todos", ["todo", 7]])
         #expect(harness.client.tags(of: ["todo", 9]).isEmpty)
@@ -42,7 +42,7 @@ import Testing
             key: ["todo", 7], behavior: .startImmediately(()), options: QueryOptions(tags: ["todos"]),
             client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
-        await harness.client.invalidateQueries(tagged: "todos")
+        await harness.client.invalidateQueries(tagged: "todos").settled()
         #expect(query.state.value == 2)
         #expect(harness.fetchReasons(["todo", 7]) == [.firstUse, .invalidation])
         harness.client.removeQueries(["todo", 7])
@@ -109,9 +109,9 @@ import Testing
     func targets() async throws {
         let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
-        await harness.client.invalidate([.tag(["todo", 7]), .exact(["lists", "mine"])], refetchType: .none)
+        await harness.client.invalidate([.tag(["todo", 7]), .exact(["lists", "mine"])], refetchType: .none).settled()
         #expect(try Self.stale(harness) == [["todo", 7], ["lists", "mine"]])
-        await harness.client.invalidate([.tag("todos"), .prefix(["todo"])], refetchType: .none)
+        await harness.client.invalidate([.tag("todos"), .prefix(["todo"])], refetchType: .none).settled()
         #expect(try Self.stale(harness) == [["todo", 7], ["todo", 8], ["lists", "mine"], ["todo", 9]])
     }
 }

@@ -195,7 +195,7 @@ extension Feed {
         feed.fetchNextPage()
         await harness.client.waitUntilIdle()
         server.update()
-        await harness.client.invalidateQueries("feed")
+        await harness.client.invalidateQueries("feed").settled()
         await harness.client.waitUntilIdle()
         #expect(feed.state.value?.pages.map(\.first) == [1000, 1010])
         #expect(harness.fetchReasons("feed").last == .invalidation)
