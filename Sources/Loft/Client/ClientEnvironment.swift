@@ -46,9 +46,14 @@ package final class ClientEnvironment: Sendable {
         Conditions(flags: flags.load(ordering: .acquiring))
     }
 
-    /// Changes the conditions; returns the previous ones. Waiters whose condition now holds are resumed.
+    /// Changes the conditions; returns the previous ones. Waiters whose condition now holds are resumed, after
+    /// `beforeResuming` ran with the previous conditions: what must reach the entries before a paused fetch
+    /// goes on (the focus and reconnect triggers, which then join it instead of finding its fresh result
+    /// stale and fetching again).
     @discardableResult
-    package func update(_ change: (inout Conditions) -> Void) -> Conditions {
+    package func update(
+        _ change: (inout Conditions) -> Void, beforeResuming: (_ previous: Conditions) -> Void = { _ in }
+    ) -> Conditions {
         let (previous, ready) = state.withLock { state -> (Conditions, [@Sendable () -> Void]) in
             let previous = state.conditions
             change(&state.conditions)
@@ -58,6 +63,7 @@ package final class ClientEnvironment: Sendable {
             for id in ready.keys { state.waiters[id] = nil }
             return (previous, ready.sorted { $0.key < $1.key }.map(\.value.resume))
         }
+        beforeResuming(previous)
         for resume in ready { resume() }
         return previous
     }

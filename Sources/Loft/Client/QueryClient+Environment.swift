@@ -14,14 +14,13 @@ extension QueryClient {
     /// **Behavior**
     /// - Regaining focus refetches every entry with an enabled query whose `refetchOnFocus` says so for the
     ///   staleness it sees (`.ifStale` by default), joining a fetch in flight; the fetch records `.focus`.
-    /// - Retries that came due while unfocused continue; polling without `refetchIntervalInBackground` resumes.
+    /// - Then retries that came due while unfocused continue (a trigger joined them first: one request each);
+    ///   polling without `refetchIntervalInBackground` resumes.
     /// - Telling the client what it knows already does nothing.
     public func setFocused(_ isFocused: Bool) {
-        let previous = context.environment.update { $0.isFocused = isFocused }
-        guard isFocused, !previous.isFocused else { return }
-        let (now, conditions) = (scheduler.now, context.environment.conditions)
-        for entry in entries(refetchingOn: .focus, at: now) {
-            entry.send(.focusRegained, at: now, conditions: conditions)
+        context.environment.update({ $0.isFocused = isFocused }) { previous in
+            guard isFocused, !previous.isFocused else { return }
+            trigger(.focus)
         }
     }
 
@@ -30,17 +29,24 @@ extension QueryClient {
     /// **Behavior**
     /// - Going offline pauses what `NetworkMode` says: fetches that would start (`.online`) and retries that
     ///   come due (`.online`, `.offlineFirst`) wait with `FetchStatus.paused`.
-    /// - Coming back online continues the paused fetches, then refetches every entry with an enabled query
-    ///   whose `refetchOnReconnect` says so (`.ifStale` by default), joining a fetch in flight; the fetch
-    ///   records `.reconnect`.
+    /// - Coming back online refetches every entry with an enabled query whose `refetchOnReconnect` says so
+    ///   (`.ifStale` by default; `.never` under `networkMode` `.always`), joining a fetch in flight (a paused one
+    ///   included: it makes one request, not two); the fetch records `.reconnect`. Then the paused fetches go on.
     /// - Telling the client what it knows already does nothing.
     public func setOnline(_ isOnline: Bool) {
-        let previous = context.environment.update { $0.isOnline = isOnline }
-        guard isOnline, !previous.isOnline else { return }
-        let (now, conditions) = (scheduler.now, context.environment.conditions)
-        for entry in entries(refetchingOn: .reconnect, at: now) {
-            entry.send(.reconnected, at: now, conditions: conditions)
+        context.environment.update({ $0.isOnline = isOnline }) { previous in
+            guard isOnline, !previous.isOnline else { return }
+            trigger(.reconnect)
         }
+    }
+
+    /// Sends `trigger` to every entry it may refetch. Called before the fetches paused for the focus or the
+    /// network go on: an entry whose paused fetch is still in flight joins it, so each paused fetch makes one
+    /// request however the threads interleave.
+    private func trigger(_ trigger: ObserverTally.Trigger) {
+        let (now, conditions) = (scheduler.now, context.environment.conditions)
+        let event: EntryEvent = trigger == .focus ? .focusRegained : .reconnected
+        for entry in entries(refetchingOn: trigger, at: now) { entry.send(event, at: now, conditions: conditions) }
     }
 
     /// The entries that `trigger` may refetch at `now`: one atomic read each, under the client's lock; the

@@ -53,9 +53,19 @@ extension QueryClient {
     /// Sends again the mutation calls saved in the persistent cache before a restart (those no call of this
     /// client runs), in submission order: calls of one scope one after another. Returns how many it resumed.
     ///
+    /// ```swift
+    /// client.resumePausedMutations()                                  // as the client was told (setOnline)
+    /// client.resumePausedMutations(isOnline: HostConnectivity.isOnline())  // as the host says
+    /// ```
+    ///
+    /// - Parameter isOnline: the connectivity to resume under, given to `setOnline(_:)` first; nil (the default)
+    ///   takes the client's as last told, so the call reads nothing from the platform and a test of it is
+    ///   deterministic. Pass `HostConnectivity.isOnline()` to ask the host's network interfaces (nil when it
+    ///   cannot tell changes nothing).
+    ///
     /// **Behavior**
-    /// - Never while offline: when the host says it has no network (`HostConnectivity`), the client is set
-    ///   offline first; a resumed call with `networkMode .online` waits, paused, until `setOnline(true)`.
+    /// - Never sends while offline: a resumed call with `networkMode .online` waits, paused, until
+    ///   `setOnline(true)`.
     /// - At least once: a call is saved before it is first sent and cleared once it settled, so a call the
     ///   server accepted just before the process died is sent again, with the same idempotency key
     ///   (`MutationCall.idempotencyKey`): a server that records the keys it saw drops the duplicate.
@@ -65,13 +75,8 @@ extension QueryClient {
     ///   `persistenceFailed` with `MutationError.noDefaults`; one whose request no longer decodes is dropped and
     ///   reported with `CacheError.undecodableValue`. Calling it again resumes nothing twice.
     @discardableResult
-    public func resumePausedMutations() -> Int {
-        resumePausedMutations(hostIsOnline: HostConnectivity.isOnline())
-    }
-
-    /// `resumePausedMutations()` with the host's connectivity given.
-    package func resumePausedMutations(hostIsOnline: Bool?) -> Int {
-        if hostIsOnline == false { setOnline(false) }
+    public func resumePausedMutations(isOnline: Bool? = nil) -> Int {
+        if let isOnline { setOnline(isOnline) }
         return mutationCache.resumeJournal(for: self)
     }
 }

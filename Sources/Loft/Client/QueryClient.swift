@@ -222,10 +222,26 @@ public final class QueryClient: Sendable {
     }
 
     /// Replaces the data of `key` with `updater(old)` atomically: when another write lands while the updater
-    /// runs, it runs again on the new data, so no update is lost. A nil result leaves the data unchanged.
+    /// runs, it runs again on the new data, so no update is lost. A nil result leaves the data unchanged, and
+    /// on a key with no entry creates none (no `added` event, nothing to collect).
     ///
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`, or what `updater` throws.
     public func setQueryData<T: Sendable>(for key: QueryKey, updater: (T?) throws -> T?) throws {
+        var updater = updater
+        if existingEntry(for: key) == nil {
+            // Asked once with no data: a nil answer makes no entry; a value is written by the entry's update,
+            // which asks again only if someone wrote meanwhile.
+            guard let first = try updater(nil) else { return }
+            var isFirstCall = true
+            let original = updater
+            updater = { old in
+                if isFirstCall, old == nil {
+                    isFirstCall = false
+                    return first
+                }
+                return try original(old)
+            }
+        }
         let entry = entry(for: key)
         guard try entry.update(at: scheduler.now, structuralSharing: defaults(for: key).structuralSharing, updater),
             let data = entry.data

@@ -48,6 +48,8 @@ package final class MutationCache: Sendable {
             case .success(let boxed):
                 status = .success
                 response = boxed.value
+                // A success after retries: the failures are behind it (TanStack resets the count).
+                failureCount = 0
             case .failure(let failure):
                 status = .error
                 error = failure

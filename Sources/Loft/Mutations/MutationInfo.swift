@@ -13,7 +13,7 @@ public struct MutationInfo: Sendable, Identifiable, CustomStringConvertible {
     public let status: MutationStatus
     /// Pending but not running: waiting for an earlier call of its scope, or for the network.
     public let isPaused: Bool
-    /// Failed attempts so far.
+    /// Failed attempts so far; back to 0 once the call succeeds (after retries).
     public let failureCount: Int
     /// When the call was submitted, on the client's scheduler.
     public let submittedAt: SchedulerInstant
