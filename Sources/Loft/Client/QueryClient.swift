@@ -242,11 +242,16 @@ public final class QueryClient: Sendable {
                 return try original(old)
             }
         }
-        let entry = entry(for: key)
-        guard try entry.update(at: scheduler.now, structuralSharing: defaults(for: key).structuralSharing, updater),
-            let data = entry.data
-        else { return }
-        share { .setData(data, for: key) }
+        let structuralSharing = defaults(for: key).structuralSharing
+        while true {
+            let entry = entry(for: key)
+            // nil: the entry was removed meanwhile (collected): the write goes to the key's next entry.
+            guard let isChanged = try entry.update(at: scheduler.now, structuralSharing: structuralSharing, updater)
+            else { continue }
+            guard isChanged, let data = entry.data else { return }
+            share { .setData(data, for: key) }
+            return
+        }
     }
 
     /// Applies `updater` to the data of every entry under `prefix` that holds a `T`: update one entity wherever

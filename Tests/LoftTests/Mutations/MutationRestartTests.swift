@@ -56,11 +56,11 @@ import Testing
         // The restart: a new client on the same folder, still offline.
         let server = Server()
         let second = Self.client(folder, server: server, isOnline: false)
-        #expect(second.resumePausedMutations(isOnline: true) == 3)
+        #expect(second.resumePausedMutations() == 3)
         await yieldUntil { second.mutations().allSatisfy(\.isPaused) }
         #expect(second.mutations().map { $0.request(as: String.self) } == ["milk", "eggs", "bread"])
         #expect(second.mutations().map(\.idempotencyKey) == saved.map(\.idempotencyKey))
-        #expect(second.resumePausedMutations(isOnline: true) == 0)
+        #expect(second.resumePausedMutations() == 0)
         await second.waitUntilIdle()
         #expect(server.accepted.isEmpty)
 
@@ -73,7 +73,7 @@ import Testing
 
         // A third start finds nothing left to send.
         let third = Self.client(folder, server: server)
-        #expect(third.resumePausedMutations(isOnline: true) == 0)
+        #expect(third.resumePausedMutations() == 0)
         #expect(server.accepted.count == 3)
     }
 
@@ -110,7 +110,7 @@ import Testing
         let second = QueryClient(cache: JSONFileQueryCache(directory: folder.url), scheduler: TestScheduler())
         let events = PublisherRecorder(second.events)
         second.setMutationDefaults(MutationDefaults<Int, Int>(fetcher: { request, _ in request }), for: ["numbers"])
-        #expect(second.resumePausedMutations(isOnline: true) == 0)
+        #expect(second.resumePausedMutations() == 0)
         let errors = events.values.compactMap { event -> String? in
             guard case .persistenceFailed(let key, let error) = event, key == MutationJournal.key else { return nil }
             switch error {
@@ -126,7 +126,7 @@ import Testing
         let server = Server()
         second.setMutationDefaults(
             MutationDefaults<String, Int>(fetcher: { request, call in server.accept(request, call) }), for: ["unknown"])
-        #expect(second.resumePausedMutations(isOnline: true) == 1)
+        #expect(second.resumePausedMutations() == 1)
         await yieldUntil { second.isMutating() == 0 }
         #expect(server.accepted.count == 1)
         #expect(second.mutationCache.journal.records.isEmpty)
@@ -205,11 +205,11 @@ import Testing
         )
         client.setMutationDefaults(
             MutationDefaults<String, Int>(fetcher: { request, call in server.accept(request, call) }), for: Self.addKey)
-        #expect(client.resumePausedMutations(isOnline: true) == 1)
+        #expect(client.resumePausedMutations() == 1)
         await yieldUntil { client.isMutating() == 0 }
         #expect(server.accepted == firstLife)
         #expect(client.mutationCache.journal.records.isEmpty)
-        #expect(client.resumePausedMutations(isOnline: true) == 0)
+        #expect(client.resumePausedMutations() == 0)
         #expect(server.accepted.count == 1)
     }
 }

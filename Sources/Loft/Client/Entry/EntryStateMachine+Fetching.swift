@@ -92,7 +92,7 @@ extension EntryStateMachine {
     }
 
     /// Answers a waiter whose request needs no fetch: with the data, or, with none, as a disabled query.
-    private func answer(_ waiter: EntryWaiter?, _ output: inout Output) {
+    func answer(_ waiter: EntryWaiter?, _ output: inout Output) {
         guard let waiter else { return }
         let result: Result<any Sendable, any Error> =
             if let data = snapshot.data { .success(data) } else { .failure(QueryError.disabled(key: key)) }

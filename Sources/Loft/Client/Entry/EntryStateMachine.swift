@@ -109,6 +109,10 @@ package struct EntryStateMachine: Sendable {
         _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
     ) -> Output {
         var output = Output()
+        guard !isRemoved else {
+            removedEntryTook(event, &output)
+            return output
+        }
         switch event {
         case .fetchRequested(let request, let intent, let observer, let waiter):
             self.request(request, intent, observer: observer, waiter: waiter, at: now, conditions, &output)
@@ -178,6 +182,24 @@ package struct EntryStateMachine: Sendable {
         }
         scheduleTimers(at: now, &output)
         return output
+    }
+
+    /// A removed entry takes no event: nothing changes, nothing starts, no timer is set. A caller that reached
+    /// it anyway is answered (its fetch with `QueryError.cancelled`: the entry is gone), and a task made for it
+    /// is cancelled.
+    private mutating func removedEntryTook(_ event: EntryEvent, _ output: inout Output) {
+        switch event {
+        case .fetchRequested(_, _, _, let waiter?), .storeChecked(_, _, _, let waiter?, _, _):
+            output.actions.append(.resume(waiter, .failure(QueryError.cancelled(key: key))))
+        case .waiterJoined(let waiter, _):
+            answer(waiter, &output)
+        case .taskCreated(_, let task, _):
+            output.actions.append(.cancelTask(task))
+        case .observerRemoved(let id):
+            if let removed = observers.removeValue(forKey: id) { tally.count(removed, -1) }
+        default:
+            break
+        }
     }
 
     // MARK: - Freshness

@@ -273,11 +273,13 @@ package final class QueryCacheEntry: Sendable {
     }
 
     /// Replaces the data with `updater(old)` atomically: the updater runs outside the lock, and runs again on
-    /// the new data when someone wrote meanwhile. A nil result changes nothing.
+    /// the new data when someone wrote meanwhile. A nil result changes nothing. Returns whether the data
+    /// changed, or nil when the entry was removed (it takes no write; the caller writes to the key's next one).
     package func update<T: Sendable>(
         at updatedAt: SchedulerInstant, structuralSharing: Bool, _ updater: (T?) throws -> T?
-    ) throws -> Bool {
+    ) throws -> Bool? {
         while true {
+            if isRemoved { return nil }
             let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
             let old: T? = try data.map { try cast($0, to: T.self, key: key) }
             guard let new = try updater(old) else { return false }

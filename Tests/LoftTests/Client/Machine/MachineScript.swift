@@ -1,0 +1,99 @@
+import Testing
+
+@testable import Loft
+
+/// A table row for the entry's state machine: events in, each at an instant (seconds after the epoch) and
+/// under the network and focus it names, and the actions the last event must give out.
+struct MachineScript: Sendable, CustomTestStringConvertible {
+    /// One event of a row.
+    struct Step: Sendable {
+        let event: EntryEvent
+        let at: Int64
+        let isOnline: Bool
+        let isFocused: Bool
+    }
+
+    let rule: String
+    let steps: [Step]
+    let expected: [EntryAction]
+
+    var testDescription: String { rule }
+
+    /// Feeds the steps to a new machine (the defaults' `gcTime` 300 s) and returns the last output.
+    func run() -> EntryStateMachine.Output {
+        var machine = EntryStateMachine(key: Self.key, gcTime: .seconds(300))
+        var output = EntryStateMachine.Output()
+        for step in steps {
+            var conditions = ClientEnvironment.Conditions()
+            conditions.isOnline = step.isOnline
+            conditions.isFocused = step.isFocused
+            output = machine.handle(step.event, at: Self.instant(step.at), conditions: conditions)
+        }
+        return output
+    }
+
+    // MARK: - Building rows
+
+    static let key: QueryKey = "k"
+
+    static func instant(_ seconds: Int64) -> SchedulerInstant {
+        SchedulerInstant(secondsSinceEpoch: seconds)
+    }
+
+    /// A fetch request as the machine sees it (its fetcher is never run here).
+    static func request(_ reason: FetchReason = .manual, networkMode: NetworkMode = .online) -> FetchRequest {
+        FetchRequest(fetch: { 0 }, retry: .never, networkMode: networkMode, structuralSharing: true, reason: reason)
+    }
+
+    static func observer(
+        staleTime: StaleTime = .zero, gcTime: GCTime = .seconds(300), isEnabled: Bool = true,
+        onFocus: RefetchTrigger = .ifStale, onReconnect: RefetchTrigger = .ifStale
+    ) -> EntryObserver {
+        EntryObserver(
+            isEnabled: isEnabled, staleTime: staleTime, gcTime: gcTime, refetchOnFocus: onFocus,
+            refetchOnReconnect: onReconnect, refetch: { _ in })
+    }
+
+    /// The call an observer's refetch is named by in an expected action.
+    static func refetch(_ observer: UInt64, _ reason: FetchReason) -> EntryAction {
+        .refetch(ObserverCall(observer: observer) { _ in }, reason)
+    }
+
+    static func started(_ id: UInt64, _ reason: FetchReason, networkMode: NetworkMode = .online) -> [EntryAction] {
+        [.emit(.fetchStarted(key, reason: reason)), .startFetch(id: id, request(reason, networkMode: networkMode))]
+    }
+
+    static func waiter(_ id: UInt64) -> EntryWaiter {
+        EntryWaiter(id: id)
+    }
+}
+
+extension MachineScript.Step {
+    static func at(_ seconds: Int64, _ event: EntryEvent, online: Bool = true, focused: Bool = true) -> Self {
+        Self(event: event, at: seconds, isOnline: online, isFocused: focused)
+    }
+
+    static func fetch(
+        _ seconds: Int64, _ intent: FetchIntent = .explicit, reason: FetchReason = .manual, observer: UInt64? = nil,
+        waiter: UInt64? = nil, online: Bool = true, networkMode: NetworkMode = .online
+    ) -> Self {
+        at(
+            seconds,
+            .fetchRequested(
+                MachineScript.request(reason, networkMode: networkMode), intent, observer: observer,
+                waiter: waiter.map(EntryWaiter.init(id:))),
+            online: online)
+    }
+
+    static func succeed(_ seconds: Int64, fetch: UInt64, _ value: Int) -> Self {
+        at(seconds, .fetchSucceeded(fetch: fetch, value, nil))
+    }
+
+    static func write(_ seconds: Int64, _ value: Int) -> Self {
+        at(seconds, .dataSet(value, updatedAt: MachineScript.instant(seconds), .always, isRestored: false, nil, expecting: nil))
+    }
+
+    static func observe(_ seconds: Int64, _ id: UInt64, _ observer: EntryObserver = MachineScript.observer()) -> Self {
+        at(seconds, .observerAdded(id, observer))
+    }
+}
