@@ -285,6 +285,8 @@ package struct EntryStateMachine: Sendable {
             // The deadline stays set while the client removes the entry, so that none is armed again.
             if observers.isEmpty, fetch == nil, !isRemoved {
                 output.actions.append(.collect)
+                // The collection is under way: no alarm is armed again for the deadline it acts on.
+                alarm = deadline
             } else {
                 collectionDeadline = nil
             }

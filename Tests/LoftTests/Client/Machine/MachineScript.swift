@@ -16,11 +16,30 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
     let rule: String
     let steps: [Step]
     let expected: [EntryAction]
+    /// What must hold of the snapshot after the last step, beside the actions.
+    let holds: @Sendable (EntrySnapshot) -> Bool
+
+    init(
+        _ rule: String, _ steps: [Step], _ expected: [EntryAction],
+        holds: @escaping @Sendable (EntrySnapshot) -> Bool = { _ in true }
+    ) {
+        self.rule = rule
+        self.steps = steps
+        self.expected = expected
+        self.holds = holds
+    }
 
     var testDescription: String { rule }
 
+    /// Runs the row and checks its actions and its snapshot.
+    func check() {
+        let (output, snapshot) = run()
+        #expect(output.actions == expected, "\(rule)")
+        #expect(holds(snapshot), "\(rule): the snapshot")
+    }
+
     /// Feeds the steps to a new machine (the defaults' `gcTime` 300 s) and returns the last output.
-    func run() -> EntryStateMachine.Output {
+    func run() -> (EntryStateMachine.Output, EntrySnapshot) {
         var machine = EntryStateMachine(key: Self.key, gcTime: .seconds(300))
         var output = EntryStateMachine.Output()
         for step in steps {
@@ -29,7 +48,7 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
             conditions.isFocused = step.isFocused
             output = machine.handle(step.event, at: Self.instant(step.at), conditions: conditions)
         }
-        return output
+        return (output, machine.snapshot)
     }
 
     // MARK: - Building rows
@@ -41,9 +60,25 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
     }
 
     /// A fetch request as the machine sees it (its fetcher is never run here).
-    static func request(_ reason: FetchReason = .manual, networkMode: NetworkMode = .online) -> FetchRequest {
-        FetchRequest(fetch: { 0 }, retry: .never, networkMode: networkMode, structuralSharing: true, reason: reason)
+    static func request(
+        _ reason: FetchReason = .manual, networkMode: NetworkMode = .online, hasCheckedStore: Bool = false
+    ) -> FetchRequest {
+        var request = FetchRequest(
+            fetch: { 0 }, retry: .never, networkMode: networkMode, structuralSharing: true, reason: reason)
+        request.hasCheckedStore = hasCheckedStore
+        return request
     }
+
+    /// The persistence of `Int`s in one in-memory cache shared by every row, with `usage`.
+    static func persistence(_ usage: QueryCacheConfig.UsagePolicy) -> EntryPersistence {
+        guard let made = EntryPersistence.make(Int.self, cache: cache, config: QueryCacheConfig(usagePolicy: usage))
+        else { preconditionFailure("Int is Codable, so it has a persistence") }
+        return made
+    }
+
+    private static let cache = InMemoryQueryCache()
+
+    static let cancelled = QueryError.cancelled(key: key)
 
     static func observer(
         staleTime: StaleTime = .zero, gcTime: GCTime = .seconds(300), isEnabled: Bool = true,

@@ -1,0 +1,380 @@
+import Testing
+
+@testable import Loft
+
+private let key = MachineScript.key
+private let cancelled = MachineScript.cancelled
+
+private func at(_ seconds: Int64) -> SchedulerInstant {
+    MachineScript.instant(seconds)
+}
+
+private func waiter(_ id: UInt64) -> EntryWaiter {
+    EntryWaiter(id: id)
+}
+
+/// The entry's state machine as a value: one table per rule group, each row the events in (with their
+/// instants) and the actions the last one gives out, as postgres-nio tests its connection state machine. A
+/// rule changed by accident fails its row.
+@Suite struct EntryStateMachineTableTests {
+    static let freshness: [MachineScript] = [
+        MachineScript(
+            "ifStale: data fresh for the staleTime answers the caller from the cache",
+            [.write(0, 1), .fetch(10, .ifStale(.seconds(30)), waiter: 1)],
+            [.resume(waiter(1), .success(1))]),
+        MachineScript(
+            "ifStale: data as old as the staleTime is stale and fetches",
+            [.write(0, 1), .fetch(30, .ifStale(.seconds(30)), waiter: 1)],
+            MachineScript.started(1, .manual)),
+        MachineScript(
+            "ifMissing: any data answers, whatever its age",
+            [.write(0, 1), .fetch(1_000, .ifMissing, waiter: 1)],
+            [.resume(waiter(1), .success(1))]),
+        MachineScript(
+            "no data is stale whatever the staleTime; the fetch records first use",
+            [.fetch(0, .ifStale(.infinity), waiter: 1)],
+            MachineScript.started(1, .firstUse)),
+        MachineScript(
+            "invalidated data is stale even for an infinite staleTime",
+            [.write(0, 1), .at(1, .invalidated(.none)), .fetch(2, .ifStale(.infinity), waiter: 1)],
+            MachineScript.started(1, .manual)),
+        MachineScript(
+            "static data stays fresh even invalidated",
+            [.write(0, 1), .at(1, .invalidated(.none)), .fetch(2, .ifStale(.static), waiter: 1)],
+            [.resume(waiter(1), .success(1))]),
+        MachineScript(
+            "appear: fresh data and refetchOnAppear ifStale answer; nothing starts",
+            [.write(0, 1), .fetch(5, .appear(.seconds(10), .ifStale), waiter: 1)],
+            [.resume(waiter(1), .success(1))]),
+        MachineScript(
+            "appear: always refetches fresh data",
+            [.write(0, 1), .fetch(5, .appear(.seconds(10), .always))],
+            MachineScript.started(1, .appear)),
+        MachineScript(
+            "appear: always does not refetch static data",
+            [.write(0, 1), .fetch(5, .appear(.static, .always), waiter: 1)],
+            [.resume(waiter(1), .success(1))]),
+    ]
+
+    @Test("freshness", arguments: freshness)
+    func freshnessTable(_ row: MachineScript) { row.check() }
+
+    static let fetching: [MachineScript] = [
+        MachineScript(
+            "a second request joins the fetch in flight",
+            [.fetch(0, .ifStale(.zero), waiter: 1), .fetch(0, .ifStale(.zero), waiter: 2)],
+            []),
+        MachineScript(
+            "a trigger joins the fetch in flight",
+            [.fetch(0, .ifStale(.zero)), .fetch(1, .trigger, reason: .focus)],
+            []),
+        MachineScript(
+            "an explicit refetch of an entry with data replaces the fetch in flight",
+            [.write(0, 1), .fetch(1, .explicit, waiter: 1), .fetch(2, .explicit, waiter: 2)],
+            MachineScript.started(2, .manual)),
+        MachineScript(
+            "the replacing fetch answers the waiters of the one it replaced, in the order they came",
+            [
+                .write(0, 1), .fetch(1, .explicit, waiter: 1), .fetch(2, .explicit, waiter: 2),
+                .succeed(3, fetch: 2, 5),
+            ],
+            [
+                .resume(waiter(1), .success(5)), .resume(waiter(2), .success(5)), .emit(.updated(key)),
+                .emit(.fetchFinished(key, error: nil)),
+            ]),
+        MachineScript(
+            "an explicit refetch of an entry with no data joins: a first fetch is never replaced",
+            [.fetch(0, .explicit, waiter: 1), .fetch(1, .explicit, waiter: 2)],
+            []),
+        MachineScript(
+            "the result of a replaced fetch changes nothing",
+            [.write(0, 1), .fetch(1, .explicit), .fetch(2, .explicit), .succeed(3, fetch: 1, 9)],
+            [],
+            holds: { $0.data as? Int == 1 && $0.fetchStatus == .fetching }),
+        MachineScript(
+            "a failed refetch keeps the data, records the error and marks the entry invalidated",
+            [.write(0, 1), .fetch(1, .explicit, waiter: 1), .at(2, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1))],
+            [
+                .resume(waiter(1), .failure(APIError.offline)), .emit(.updated(key)),
+                .emit(.fetchFinished(key, error: APIError.offline)),
+            ],
+            holds: { $0.data as? Int == 1 && $0.status == .error && $0.isInvalidated && $0.failureCount == 1 }),
+        MachineScript(
+            "a refetch of an entry that failed with no data is pending again, with no error",
+            [.fetch(0), .at(1, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1)), .fetch(2)],
+            MachineScript.started(2, .firstUse),
+            holds: { $0.status == .pending && $0.error == nil }),
+        MachineScript(
+            "an equal value keeps the old one and notifies nobody of a change",
+            [
+                .write(0, 1), .fetch(1, .explicit),
+                .at(2, .fetchSucceeded(fetch: 1, 1, EntryEvent.Comparison(dataVersion: 1, isSame: true))),
+            ],
+            [.emit(.fetchFinished(key, error: nil))]),
+    ]
+
+    @Test("fetch start, join and replace", arguments: fetching)
+    func fetchingTable(_ row: MachineScript) { row.check() }
+
+    static let cancelling: [MachineScript] = [
+        MachineScript(
+            "cancel with revert restores the state from before the fetch; its waiters get a typed cancellation",
+            [.write(0, 1), .fetch(1, .explicit, waiter: 1), .at(2, .cancelRequested(revert: true))],
+            [.resume(waiter(1), .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled))],
+            holds: { $0.data as? Int == 1 && $0.status == .success && $0.fetchStatus == .idle }),
+        MachineScript(
+            "a cancelled first fetch ends pending and idle, and sets the collection alarm",
+            [.fetch(0, .ifStale(.zero), waiter: 1), .at(1, .cancelRequested(revert: true))],
+            [
+                .resume(waiter(1), .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled)),
+                .setAlarm(at(301)),
+            ],
+            holds: { $0.status == .pending && $0.fetchStatus == .idle }),
+        MachineScript(
+            "data written during the fetch survives the cancel",
+            [.fetch(0), .write(1, 7), .at(2, .cancelRequested(revert: true))],
+            [.emit(.fetchFinished(key, error: cancelled)), .setAlarm(at(302))],
+            holds: { $0.data as? Int == 7 && $0.status == .success }),
+        MachineScript(
+            "cancel with no fetch in flight does nothing",
+            [.write(0, 1), .at(1, .cancelRequested(revert: true))],
+            []),
+        MachineScript(
+            "cancel without revert keeps the error of an entry that failed with no data",
+            [
+                .fetch(0), .at(1, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1)), .fetch(2, .explicit),
+                .at(3, .cancelRequested(revert: false)),
+            ],
+            [.emit(.fetchFinished(key, error: cancelled))],
+            holds: { $0.status == .error && $0.error as? APIError == .offline && $0.fetchStatus == .idle }),
+        MachineScript(
+            "a caller that leaves gets a CancellationError; the fetch goes on for the others",
+            [.fetch(0, waiter: 1), .fetch(0, waiter: 2), .at(1, .waiterLeft(waiter(1)))],
+            [.resume(waiter(1), .failure(CancellationError()))],
+            holds: { $0.fetchStatus == .fetching }),
+        MachineScript(
+            "reset cancels the fetch and goes back to no data",
+            [.write(0, 1), .fetch(1, .explicit, waiter: 1), .at(2, .reset)],
+            [
+                .resume(waiter(1), .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled)),
+                .emit(.updated(key)),
+            ],
+            holds: { $0.data == nil && $0.status == .pending }),
+    ]
+
+    @Test("cancel and restore", arguments: cancelling)
+    func cancellingTable(_ row: MachineScript) { row.check() }
+
+    static let collection: [MachineScript] = [
+        MachineScript(
+            "an entry nobody observes sets its alarm the defaults' gcTime after it was written",
+            [.write(5, 1)],
+            [.emit(.updated(key)), .setAlarm(at(305))]),
+        MachineScript(
+            "the alarm at the deadline collects an unobserved, idle entry",
+            [.write(0, 1), .at(300, .alarmRang(at(300)))],
+            [.collect]),
+        MachineScript(
+            "no deadline while observed: the last observer leaving sets it",
+            [.observe(0, 1), .write(1, 1), .at(10, .observerRemoved(1))],
+            [.setAlarm(at(310))]),
+        MachineScript(
+            "the observers' gcTime collects, even one shorter than the defaults'",
+            [.observe(0, 1, MachineScript.observer(gcTime: .seconds(5))), .at(10, .observerRemoved(1))],
+            [.setAlarm(at(15))]),
+        MachineScript(
+            "the longest gcTime of the observers wins",
+            [
+                .observe(0, 1, MachineScript.observer(gcTime: .seconds(5))),
+                .observe(0, 2, MachineScript.observer(gcTime: .seconds(20))), .at(1, .observerRemoved(1)),
+                .at(2, .observerRemoved(2)),
+            ],
+            [.setAlarm(at(22))]),
+        MachineScript(
+            "a fetch in flight holds off collection",
+            [.write(0, 1), .fetch(1, .explicit), .at(300, .alarmRang(at(300)))],
+            []),
+        MachineScript(
+            "a gcTime of infinity sets no deadline",
+            [.observe(0, 1, MachineScript.observer(gcTime: .infinity)), .at(1, .observerRemoved(1))],
+            []),
+        MachineScript(
+            "data turning stale for an observer sets an alarm then (to notify it)",
+            [.observe(0, 1, MachineScript.observer(staleTime: .seconds(30))), .write(1, 1)],
+            [.emit(.updated(key)), .setAlarm(at(31))]),
+    ]
+
+    @Test("garbage collection and staleness deadlines", arguments: collection)
+    func collectionTable(_ row: MachineScript) { row.check() }
+
+    static let triggers: [MachineScript] = [
+        MachineScript(
+            "focus refetches stale data through the first enabled observer",
+            [.observe(0, 1), .observe(0, 2), .write(0, 1), .at(1, .focusRegained)],
+            [MachineScript.refetch(1, .focus)]),
+        MachineScript(
+            "focus leaves fresh data alone",
+            [.observe(0, 1, MachineScript.observer(staleTime: .seconds(60))), .write(0, 1), .at(1, .focusRegained)],
+            []),
+        MachineScript(
+            "focus set to always refetches fresh data",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .seconds(60), onFocus: .always)), .write(0, 1),
+                .at(1, .focusRegained),
+            ],
+            [MachineScript.refetch(1, .focus)]),
+        MachineScript(
+            "static data: not even a trigger set to always refetches it",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .static, onFocus: .always, onReconnect: .always)),
+                .write(0, 1), .at(1, .reconnected),
+            ],
+            []),
+        MachineScript(
+            "a disabled observer is never refetched",
+            [.observe(0, 1, MachineScript.observer(isEnabled: false)), .write(0, 1), .at(1, .focusRegained)],
+            []),
+        MachineScript(
+            "reconnect refetches stale data",
+            [.observe(0, 1), .write(0, 1), .at(1, .reconnected)],
+            [MachineScript.refetch(1, .reconnect)]),
+        MachineScript(
+            "invalidation refetches an entry with an enabled observer",
+            [.observe(0, 1), .write(0, 1), .at(1, .invalidated(.active))],
+            [MachineScript.refetch(1, .invalidation)]),
+        MachineScript(
+            "invalidation of an entry nobody observes only marks it (refetchType active)",
+            [.write(0, 1), .at(1, .invalidated(.active))],
+            [],
+            holds: { $0.isInvalidated }),
+        MachineScript(
+            "static data ignores invalidation",
+            [.observe(0, 1, MachineScript.observer(staleTime: .static)), .write(0, 1), .at(1, .invalidated(.all))],
+            [],
+            holds: { !$0.isInvalidated }),
+        MachineScript(
+            "a bulk refetch leaves static data alone",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .static)), .write(0, 1),
+                .at(1, .refetchRequested(.manual)),
+            ],
+            []),
+        MachineScript(
+            "a bulk refetch of an inactive entry fetches with its last request",
+            [.fetch(0), .succeed(1, fetch: 1, 5), .at(2, .refetchRequested(.manual))],
+            MachineScript.started(2, .manual)),
+        MachineScript(
+            "a bulk refetch leaves an entry that was never fetched alone (nothing knows how)",
+            [.write(0, 1), .at(1, .refetchRequested(.manual))],
+            []),
+    ]
+
+    @Test("triggers and observers", arguments: triggers)
+    func triggersTable(_ row: MachineScript) { row.check() }
+
+    static let pausing: [MachineScript] = [
+        MachineScript(
+            "offline, a fetch in online mode starts paused",
+            [.fetch(0, online: false)],
+            MachineScript.started(1, .firstUse),
+            holds: { $0.fetchStatus == .paused }),
+        MachineScript(
+            "offline, a fetch in always mode starts fetching",
+            [.fetch(0, online: false, networkMode: .always)],
+            MachineScript.started(1, .firstUse, networkMode: .always),
+            holds: { $0.fetchStatus == .fetching }),
+        MachineScript(
+            "a paused fetch that goes on is fetching again",
+            [.fetch(0, online: false), .at(1, .fetchContinued(fetch: 1))],
+            [],
+            holds: { $0.fetchStatus == .fetching }),
+        MachineScript(
+            "a waiter that skips paused fetches is answered at once",
+            [.fetch(0, online: false), .at(1, .waiterJoined(waiter(1), skipsPaused: true))],
+            [.resume(waiter(1), .failure(QueryError.disabled(key: key)))]),
+        MachineScript(
+            "a waiter that does not skip them waits",
+            [.fetch(0, online: false), .at(1, .waiterJoined(waiter(1), skipsPaused: false))],
+            []),
+        MachineScript(
+            "the last observer leaving cancels a paused first fetch",
+            [.observe(0, 1), .fetch(0, observer: 1, online: false), .at(1, .observerRemoved(1))],
+            [.emit(.fetchFinished(key, error: cancelled)), .setAlarm(at(301))],
+            holds: { $0.fetchStatus == .idle }),
+        MachineScript(
+            "a removed entry takes no event; a caller that reaches it is answered",
+            [.write(0, 1), .at(1, .removed), .fetch(2, waiter: 1)],
+            [.resume(waiter(1), .failure(cancelled))]),
+    ]
+
+    @Test("paused and resumed fetches, and removal", arguments: pausing)
+    func pausingTable(_ row: MachineScript) { row.check() }
+
+    static let persistence: [MachineScript] = [
+        MachineScript(
+            "a persistence that shows stored values up front restores into an empty entry",
+            [.at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch)))],
+            [.restore(MachineScript.persistence(.useAndThenFetch)), .setAlarm(at(300))]),
+        MachineScript(
+            "useIfFetchFails restores nothing up front",
+            [.at(0, .persistenceAdopted(MachineScript.persistence(.useIfFetchFails)))],
+            [.setAlarm(at(300))]),
+        MachineScript(
+            "useInsteadOfFetching: a request asks the store first",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useInsteadOfFetching))),
+                .fetch(1, .ifStale(.zero), waiter: 1),
+            ],
+            [
+                .checkStore(
+                    MachineScript.request(.firstUse), .ifStale(.zero), observer: nil, waiter: waiter(1),
+                    MachineScript.persistence(.useInsteadOfFetching))
+            ]),
+        MachineScript(
+            "useInsteadOfFetching: a valid stored value answers without fetching",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useInsteadOfFetching))),
+                .at(
+                    1,
+                    .storeChecked(
+                        MachineScript.request(.firstUse), .ifStale(.zero), observer: nil, waiter: waiter(1),
+                        isValid: true, stored: CachedValue(value: 4, savedAt: at(0)))),
+            ],
+            [.emit(.updated(key)), .emit(.restored(key)), .resume(waiter(1), .success(4))],
+            holds: { $0.isRestored }),
+        MachineScript(
+            "useInsteadOfFetching: with no valid value the fetcher is called",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useInsteadOfFetching))),
+                .at(
+                    1,
+                    .storeChecked(
+                        MachineScript.request(.firstUse), .ifStale(.zero), observer: nil, waiter: waiter(1),
+                        isValid: false, stored: nil)),
+            ],
+            [
+                .emit(.fetchStarted(key, reason: .firstUse)),
+                .startFetch(id: 1, MachineScript.request(.firstUse, hasCheckedStore: true)),
+            ]),
+        MachineScript(
+            "a success is saved",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useIfFetchFails))), .fetch(1),
+                .succeed(2, fetch: 1, 5),
+            ],
+            [
+                .emit(.updated(key)), .save(5, at: at(2), MachineScript.persistence(.useIfFetchFails)),
+                .emit(.fetchFinished(key, error: nil)),
+            ]),
+        MachineScript(
+            "useIfFetchFails: a failed fetch with no data loads the stored value instead of the error",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useIfFetchFails))), .fetch(1),
+                .at(2, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1)),
+            ],
+            [.loadFallback(fetch: 1, APIError.offline, failureCount: 1, MachineScript.persistence(.useIfFetchFails))]),
+    ]
+
+    @Test("persistence", arguments: persistence)
+    func persistenceTable(_ row: MachineScript) { row.check() }
+}
