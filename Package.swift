@@ -17,9 +17,12 @@ let package = Package(
         .target(name: "LoftTesting", dependencies: ["Loft"]),
         .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        // The helpers the test targets share (one copy of each).
+        .target(name: "TestSupport", dependencies: ["Signals"], path: "Tests/TestSupport"),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
         .testTarget(
-            name: "LoftTests", dependencies: ["Loft", "LoftTesting", "CacheCrashWriter", "MutationCrashClient"]),
+            name: "LoftTests",
+            dependencies: ["Loft", "LoftTesting", "TestSupport", "CacheCrashWriter", "MutationCrashClient"]),
         // The child process of the crash test: it writes until killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["Loft"], path: "Tests/CacheCrashWriter"),
         // The child process of the mutation restart test: killed after its server accepted a mutation.

@@ -163,7 +163,7 @@ let api = ExampleAPI()
         }
         rename42.execute(with: "Ada")
         saving.setOnline(true)  // whatever the host said of its network
-        while saving.isMutating() > 0 { await Task.yield() }
+        await saving.untilMutationsSettled()
         await saving.waitUntilIdle()
         #expect(rename42.state.value?.name == "Ada")
         #expect(saving.mutationCache.journal.records.isEmpty)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct EntryAlarmTests {
     @Test("a gc deadline that moved later is kept: the early alarm rings for nothing and the entry sets another")
     func movedDeadlineIsKept() async {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(300)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(300)))
         harness.client.setQueryData(1, for: "moved")  // alarm at 300 s
         await harness.advance(by: .seconds(60))
         var consumer: Query<Void, Int>.Consumer? = Query<Void, Int>.Consumer(key: "moved", client: harness.client)
@@ -27,7 +27,7 @@ import Testing
 
     @Test("observers coming and going 1,000 times leave at most one alarm waiting per entry")
     func churnLeavesOneAlarm() async {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(300)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(300)))
         harness.client.setQueryData(1, for: "churn")
         for _ in 0..<1_000 {
             withExtendedLifetime(Query<Void, Int>.Consumer(key: "churn", client: harness.client)) {}
@@ -43,7 +43,7 @@ import Testing
 
     @Test("an alarm of a removed entry that rings on its successor of the same key changes nothing")
     func successorIgnoresPredecessorsAlarm() async throws {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(100)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(100)))
         harness.client.setQueryData(1, for: "k")  // alarm at 100 s
         await harness.advance(by: .seconds(50))
         harness.client.removeQueries("k")
@@ -56,7 +56,7 @@ import Testing
 
     @Test("staleness is published when data turns stale, after a refresh moved the deadline later")
     func stalenessAfterRefresh() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(
             key: "s", behavior: .startImmediately(()), options: QueryOptions(staleTime: .seconds(10)),
             client: harness.client

@@ -7,7 +7,7 @@ import Testing
 @Suite struct EntryRulesTests {
     @Test("rule 1: an entry written only by setQueryData or hydrate is collected gcTime after it was written")
     func unobservedEntriesAreCollected() async throws {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(60)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(60)))
         harness.client.setQueryData(1, for: "written")
         let other = QueryClient()
         other.setQueryData(2, for: "hydrated")
@@ -23,7 +23,7 @@ import Testing
 
     @Test("rule 2: the last observer leaving while a retry waits stops the retries; one coming back continues")
     func retriesStopWhenUnobserved() async throws {
-        let harness = Harness(defaults: QueryDefaults(retry: .count(3)))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(3)))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline))
         var query: Query<Void, Int>? = Query(
             key: "r", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
@@ -49,7 +49,7 @@ import Testing
 
     @Test("rule 3: fetchQuery, prefetchQuery and ensureQueryData do not retry unless their retry says so")
     func imperativeFetchesDoNotRetry() async throws {
-        let harness = Harness()  // the client's default retries 3 times
+        let harness = TestQueryClient()  // the client's default retries 3 times
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline))
         await #expect(throws: APIError.offline) {
             try await harness.client.fetchQuery("a") { try await fetcher.fetch(()) }
@@ -69,7 +69,7 @@ import Testing
 
     @Test("rule 4: a failed refetch marks the entry invalidated, so the next trigger refetches whatever staleTime")
     func failureInvalidates() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600), retry: .never))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(600), retry: .never))
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .fail(APIError.offline), .answer(3))
         let query = Query(key: "f", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -86,7 +86,7 @@ import Testing
 
     @Test("rule 5: an errored query with no data that refetches is pending with no error, and shows loading")
     func erroredRefetchIsPending() async throws {
-        let harness = Harness(defaults: QueryDefaults(retry: .never))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .never))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline), .hang())
         let query = Query(key: "e", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -103,7 +103,7 @@ import Testing
 
     @Test("rule 6: a refetch returning an equal value runs select no more and notifies no one of new data")
     func structuralSharingSparesSelect() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let selections = Counter()
         let query = Query<Void, [Int]>(
             key: "s", behavior: .startImmediately(()),
@@ -124,7 +124,7 @@ import Testing
 
     @Test("rule 7: placeholder data goes through select and shows as success; when the fetch fails, the error shows")
     func placeholderData() async throws {
-        let harness = Harness(defaults: QueryDefaults(retry: .never))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .never))
         let fetcher = ScriptedFetcher<Void, [Int]>(.hang())
         let query = Query<Void, [Int]>(
             key: "p", behavior: .startImmediately(()),
@@ -145,7 +145,7 @@ import Testing
 
     @Test("rule 8: resetQueries puts an entry whose query has initialData back to it")
     func resetToInitialData() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let query = Query<Void, Int>(
             key: "i", options: QueryOptions(initialData: 5), client: harness.client
         ) { 9 }
@@ -162,7 +162,7 @@ import Testing
 
     @Test("rule 9: a disabled query is never refetched by invalidateQueries(.all) nor refetchQueries")
     func disabledIsNeverBulkRefetched() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let query = Query(
             key: "d", options: QueryOptions(enabled: false), client: harness.client, fetcher: fetcher.fetch)
@@ -177,7 +177,7 @@ import Testing
 
     @Test("rule 10: after removeQueries the next fetch makes a new entry (added again), and observers follow it")
     func removedEntryIsGone() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(key: "x", behavior: .startImmediately(()), client: harness.client) { 1 }
         let consumer = Query<Void, Int>.Consumer(key: "x", client: harness.client)
         await harness.client.waitUntilIdle()
@@ -196,7 +196,7 @@ import Testing
 
     @Test("rule 11: data written during a fetch stays when that fetch is cancelled")
     func cancelKeepsWrittenData() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.hang())
         let query = Query(key: "c", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await fetcher.waitForCalls(1)
@@ -209,7 +209,7 @@ import Testing
 
     @Test("rule 12: observers hear the moment data turns stale, from a timer on the client's scheduler")
     func stalenessNotifies() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(30)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(30)))
         let query = Query<Void, Int>(key: "t", behavior: .startImmediately(()), client: harness.client) { 1 }
         let staleness = PublisherRecorder(query.snapshotPublisher.map(\.isStale))
         await harness.client.waitUntilIdle()
@@ -223,7 +223,7 @@ import Testing
 
     @Test("rule 12: the staleness timer serves every observer's window, and follows the observers that remain")
     func stalenessFollowsObservers() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "w")
         let short = Query<Void, Int>.Consumer(
             key: "w", options: QueryOptions(staleTime: .seconds(10)), client: harness.client)
@@ -240,7 +240,7 @@ import Testing
 
     @Test("rule 13: a disabled query is not stale, with or without data")
     func disabledIsNotStale() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(key: "n", options: QueryOptions(enabled: false), client: harness.client) { 1 }
         #expect(query.snapshot.isStale == false)
         #expect(query.snapshot.status == .pending)
@@ -253,7 +253,7 @@ import Testing
 
     @Test("rule 14: a filter's dictionary part covers a key's dictionary part with the same pairs and more")
     func dictionaryFilters() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: ["todos", ["status": "done", "page": 1]])
         harness.client.setQueryData(2, for: ["todos", ["status": "done", "page": 2]])
         harness.client.setQueryData(3, for: ["todos", ["status": "open", "page": 1]])
@@ -271,7 +271,7 @@ import Testing
 
     @Test("rule 15: refetchQueries refetches every matching enabled entry, active or not, by default")
     func refetchQueriesIncludesInactive() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         await harness.client.prefetchQuery(["list", 1]) { try await fetcher.fetch(()) }
         let active = Query(
@@ -281,7 +281,7 @@ import Testing
         #expect(fetcher.callCount == 4)
         await harness.client.refetchQueries("list", filter: .active).settled()
         #expect(fetcher.callCount == 5)
-        #expect(harness.fetchReasons(["list", 1]) == [.prefetch, .manual])
+        #expect(harness.fetchReasons(for: ["list", 1]) == [.prefetch, .manual])
         _ = active
     }
 }

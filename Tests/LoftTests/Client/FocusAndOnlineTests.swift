@@ -6,7 +6,7 @@ import Testing
 @Suite struct FocusAndOnlineTests {
     @Test("regaining focus refetches stale active queries (reason focus), not fresh ones, nor disabled ones")
     func refetchOnFocus() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let stale = Query<Void, Int>(key: "stale", behavior: .startImmediately(()), client: harness.client) { 1 }
         let fresh = Query<Void, Int>(
             key: "fresh", behavior: .startImmediately(()), options: QueryOptions(staleTime: .seconds(60)),
@@ -25,16 +25,16 @@ import Testing
         harness.client.setFocused(false)
         harness.client.setFocused(true)
         await harness.client.waitUntilIdle()
-        #expect(harness.fetchReasons("stale") == [.firstUse, .focus])
-        #expect(harness.fetchReasons("fresh") == [.firstUse])
-        #expect(harness.fetchReasons("always") == [.firstUse, .focus])
-        #expect(harness.fetchReasons("never") == [.firstUse])
+        #expect(harness.fetchReasons(for: "stale") == [.firstUse, .focus])
+        #expect(harness.fetchReasons(for: "fresh") == [.firstUse])
+        #expect(harness.fetchReasons(for: "always") == [.firstUse, .focus])
+        #expect(harness.fetchReasons(for: "never") == [.firstUse])
         _ = (stale, fresh, always, never)
     }
 
     @Test("a fetch that would start offline is paused, and starts on reconnect; reconnect refetches stale data")
     func pausedUntilOnline() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setOnline(false)
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let query = Query(key: "p", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
@@ -50,12 +50,12 @@ import Testing
         harness.client.setOnline(false)
         harness.client.setOnline(true)
         await harness.client.waitUntilIdle()
-        #expect(harness.fetchReasons("p") == [.firstUse, .reconnect])
+        #expect(harness.fetchReasons(for: "p") == [.firstUse, .reconnect])
     }
 
     @Test("networkMode: always fetches offline; offlineFirst runs its first attempt and pauses its retries")
     func networkModes() async {
-        let harness = Harness(defaults: QueryDefaults(retry: .count(1)))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(1)))
         harness.client.setOnline(false)
         let always = Query<Void, Int>(
             key: "always", behavior: .startImmediately(()), options: QueryOptions(networkMode: .always),
@@ -78,7 +78,7 @@ import Testing
 
     @Test("a retry due while unfocused pauses and continues when focus comes back")
     func retryPausesUnfocused() async {
-        let harness = Harness(defaults: QueryDefaults(retry: .count(1)))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(1)))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline), .answer(2))
         let query = Query(key: "u", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -93,7 +93,7 @@ import Testing
 
     @Test("a paused first fetch whose last observer leaves is cancelled, never left paused")
     func pausedFirstFetchCancelled() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setOnline(false)
         var query: Query<Void, Int>? = Query(key: "gone", behavior: .startImmediately(()), client: harness.client) {
             1
@@ -114,7 +114,7 @@ import Testing
 
     @Test("polling pauses while unfocused unless refetchIntervalInBackground")
     func pollingInBackground() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let foreground = Query<Void, Int>(
             key: "fg", behavior: .startImmediately(()), pollingBehavior: .pollEvery(.seconds(10)),
             client: harness.client
@@ -126,8 +126,8 @@ import Testing
         await harness.client.waitUntilIdle()
         harness.client.setFocused(false)
         await harness.advance(by: .seconds(10))
-        #expect(harness.fetchReasons("fg") == [.firstUse])
-        #expect(harness.fetchReasons("bg") == [.firstUse, .interval])
+        #expect(harness.fetchReasons(for: "fg") == [.firstUse])
+        #expect(harness.fetchReasons(for: "bg") == [.firstUse, .interval])
         _ = (foreground, background)
     }
 

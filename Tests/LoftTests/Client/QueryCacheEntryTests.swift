@@ -6,7 +6,7 @@ import Testing
 @Suite struct QueryCacheEntryTests {
     @Test("observers coming and going publish nothing: releasing n consumers costs no n² notifications")
     func observersArriveAndLeaveSilently() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let entry = harness.client.entry(for: "k")
         let versions = VersionRecorder(entry)
@@ -21,7 +21,7 @@ import Testing
 
     @Test("an entry nobody observes has no listener; its consumers share one view, which listens once")
     func listenersComeWithViews() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         harness.client.setQueryData(2, for: "k")
         let entry = harness.client.entry(for: "k")
@@ -35,7 +35,7 @@ import Testing
 
     @Test("a change made while a view updates (from a subscriber's callback) reaches the view after that update")
     func changeDuringUpdateRunsAgain() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let consumer = Query<Void, Int>.Consumer(key: "k", client: harness.client)
         let client = harness.client

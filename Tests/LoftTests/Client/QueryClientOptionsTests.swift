@@ -7,7 +7,7 @@ import Testing
 @Suite struct QueryClientOptionsTests {
     @Test("setQueryDefaults applies by key prefix; the longest prefix wins; a query's own options win over both")
     func prefixDefaults() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryDefaults(QueryDefaults(staleTime: .seconds(60)), for: "settings")
         harness.client.setQueryDefaults(QueryDefaults(staleTime: .seconds(5)), for: ["settings", "volatile"])
         #expect(harness.client.defaults(for: ["settings", "theme"]).staleTime == .seconds(60))
@@ -26,7 +26,7 @@ import Testing
 
     @Test("filters: active or inactive, stale or fresh, fetch status, and a predicate")
     func filters() async {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(10)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
         let active = Query<Void, Int>(key: ["f", "active"], behavior: .startImmediately(()), client: harness.client) {
             1
         }
@@ -51,7 +51,7 @@ import Testing
 
     @Test("staleTime infinity is fresh until invalidated; static is fresh even then; gcTime infinity never collects")
     func lifetimes() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let infinite = Query(
             key: "infinite", behavior: .startImmediately(()), options: QueryOptions(staleTime: .infinity),
@@ -63,8 +63,8 @@ import Testing
         await harness.advance(by: .seconds(86_400))
         #expect(!infinite.snapshot.isStale)
         await harness.client.invalidateQueries().settled()
-        #expect(harness.fetchReasons("infinite") == [.firstUse, .invalidation])
-        #expect(harness.fetchReasons("static") == [.firstUse])
+        #expect(harness.fetchReasons(for: "infinite") == [.firstUse, .invalidation])
+        #expect(harness.fetchReasons(for: "static") == [.firstUse])
         #expect(!still.snapshot.isStale)
 
         var kept: Query<Void, Int>? = Query(
@@ -80,7 +80,7 @@ import Testing
 
     @Test("setEnabled changes a live query: disabled it ignores triggers, enabled it fetches as if it appeared")
     func liveOptions() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let query = Query(
             key: "live", options: QueryOptions(enabled: false), client: harness.client, fetcher: fetcher.fetch)
@@ -95,7 +95,7 @@ import Testing
 
     @Test("cancelQueries(revert: false) keeps the state as it is, idle")
     func cancelWithoutRevert() async {
-        let harness = Harness(defaults: QueryDefaults(retry: .count(1)))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(1)))
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .fail(APIError.offline), .hang())
         let query = Query(key: "k", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -110,7 +110,7 @@ import Testing
 
     @Test("setQueryData(_:for:updatedAt:) records when the data counts as fetched")
     func setQueryDataUpdatedAt() throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(30)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(30)))
         let past = harness.scheduler.now - .seconds(60)
         harness.client.setQueryData(1, for: "old", updatedAt: past)
         let snapshot = try harness.client.snapshot(for: "old", as: Int.self)
@@ -120,7 +120,7 @@ import Testing
 
     @Test("async invalidateQueries and refetchQueries return once the refetches they started have settled")
     func asyncBulkOperations() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2), .answer(3))
         let query = Query(key: "a", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -132,7 +132,7 @@ import Testing
 
     @Test("select that changes the type: [User] in the cache, [String] on the screen, selected once per value")
     func selectionChangesType() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let users = Query<Void, [User]>(key: "users", behavior: .startImmediately(()), client: harness.client) {
             [User(id: 1, name: "ada"), User(id: 2, name: "grace")]
         }
@@ -146,7 +146,7 @@ import Testing
 
     @Test("a fetcher that reacts to cancellation is cancelled when the last observer leaves; the state comes back")
     func cancelWhenUnobserved() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "c")
         let fetcher = ScriptedFetcher<Void, Int>(.hang())
         var query: Query<Void, Int>? = Query(

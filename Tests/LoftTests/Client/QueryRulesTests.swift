@@ -8,7 +8,7 @@ import Testing
 @Suite struct QueryRulesTests {
     @Test("gcTime: the longest gcTime of the observers collects, even one shorter than the client's default")
     func observersGCTimeWins() async {
-        let harness = Harness()  // the client's gcTime: 300 s
+        let harness = TestQueryClient()  // the client's gcTime: 300 s
         var query: Query<Void, Int>? = Query(
             key: "short", behavior: .startImmediately(()), options: QueryOptions(gcTime: .seconds(5)),
             client: harness.client
@@ -38,7 +38,7 @@ import Testing
 
     @Test("gcTime: an entry nobody observed is collected after the defaults' gcTime for its key")
     func unobservedEntryTakesDefaultsGCTime() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryDefaults(QueryDefaults(gcTime: .seconds(10)), for: "short")
         harness.client.setQueryData(1, for: ["short", 1])
         await harness.advance(by: .seconds(10))
@@ -47,7 +47,7 @@ import Testing
 
     @Test("1. setQueryData whose updater returns nil creates no entry and no event")
     func nilUpdaterCreatesNothing() throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         try harness.client.setQueryData(for: "none") { (_: Int?) in nil }
         #expect(harness.client.existingEntry(for: "none") == nil)
         #expect(harness.events.values.isEmpty)
@@ -62,7 +62,7 @@ import Testing
 
     @Test("2. static data: neither refetchQueries nor a trigger set to always refetches it; refetch() does")
     func staticDataIsRefetchedOnlyExplicitly() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let query = Query(
             key: "static", behavior: .startImmediately(()),
@@ -83,13 +83,13 @@ import Testing
         #expect(fetcher.callCount == 1)
         query.refetch()
         await harness.client.waitUntilIdle()
-        #expect(harness.fetchReasons("static") == [.firstUse, .manual])
+        #expect(harness.fetchReasons(for: "static") == [.firstUse, .manual])
         _ = appearing
     }
 
     @Test("3. an unobserved entry is stale for filters only without data or when invalidated, whatever its age")
     func unobservedStalenessIgnoresAge() async {
-        let harness = Harness()  // staleTime 0: an observer would see the data stale at once
+        let harness = TestQueryClient()  // staleTime 0: an observer would see the data stale at once
         harness.client.setQueryData(1, for: "kept")
         await harness.advance(by: .seconds(60))
         let stale = { harness.client.entries(matching: "kept", exact: true, filter: QueryFilter(isStale: true)) }
@@ -101,7 +101,7 @@ import Testing
 
     @Test("4. an awaited refetchQueries does not wait for a query paused offline; it waits for the others")
     func awaitedRefetchSkipsPausedQueries() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let online = ScriptedFetcher<Void, Int>(.answer(1), .hang())
         let paused = ScriptedFetcher<Void, Int>(.answer(2))
         let always = Query(
@@ -131,7 +131,7 @@ import Testing
 
     @Test("5. with networkMode always, refetchOnReconnect defaults to never; set explicitly, it applies")
     func alwaysModeDoesNotRefetchOnReconnect() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let always = Query<Void, Int>(
             key: "always", behavior: .startImmediately(()), options: QueryOptions(networkMode: .always),
             client: harness.client
@@ -145,9 +145,9 @@ import Testing
         harness.client.setOnline(false)
         harness.client.setOnline(true)
         await harness.client.waitUntilIdle()
-        #expect(harness.fetchReasons("always") == [.firstUse])
-        #expect(harness.fetchReasons("explicit") == [.firstUse, .reconnect])
-        #expect(harness.fetchReasons("online") == [.firstUse, .reconnect])
+        #expect(harness.fetchReasons(for: "always") == [.firstUse])
+        #expect(harness.fetchReasons(for: "explicit") == [.firstUse, .reconnect])
+        #expect(harness.fetchReasons(for: "online") == [.firstUse, .reconnect])
         #expect(QueryDefaults(networkMode: .always).refetchOnReconnect == .never)
         #expect(QueryDefaults(refetchOnReconnect: .always, networkMode: .always).refetchOnReconnect == .always)
         _ = (always, explicit, online)
@@ -155,7 +155,7 @@ import Testing
 
     @Test("6. a mutation's failureCount goes back to 0 when a call succeeds after retries")
     func mutationFailureCountResetsOnSuccess() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Int, Int>(.fail(APIError.offline), .answer(5))
         let mutation = Mutation<Int, Int>(
             client: harness.client, options: MutationOptions(retry: .count(1)), fetcher: fetcher.fetch)
@@ -169,7 +169,7 @@ import Testing
 
     @Test("7. cancelQueries(revert: false) on a failed query with no data keeps its error")
     func cancelWithoutRevertKeepsError() async throws {
-        let harness = Harness(defaults: QueryDefaults(retry: .never))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .never))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.status(500)), .hang())
         let query = Query(key: "failed", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -184,7 +184,7 @@ import Testing
 
     @Test("defaults merge field by field: the longer prefix wins per field, the rest comes from shorter ones")
     func defaultsMerge() {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(100)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(100)))
         harness.client.setQueryDefaults(QueryDefaults(staleTime: .seconds(60), enabled: false), for: "todos")
         harness.client.setQueryDefaults(QueryDefaults(retry: .never, enabled: true), for: ["todos", "detail"])
         let detail = harness.client.defaults(for: ["todos", "detail", 7])
@@ -200,7 +200,7 @@ import Testing
 
     @Test("defaults carry enabled, polling and refetchIntervalInBackground to the queries under their prefix")
     func defaultsCarryQueryOptions() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryDefaults(QueryDefaults(enabled: false), for: "off")
         harness.client.setQueryDefaults(
             QueryDefaults(pollingBehavior: .pollEvery(.seconds(10)), refetchIntervalInBackground: true), for: "poll")
@@ -209,15 +209,15 @@ import Testing
         await harness.client.waitUntilIdle()
         harness.client.setFocused(false)
         await harness.advance(by: .seconds(10))
-        #expect(harness.fetchReasons(["off", 1]).isEmpty)
-        #expect(harness.fetchReasons(["poll", 1]) == [.firstUse, .interval])
+        #expect(harness.fetchReasons(for: ["off", 1]).isEmpty)
+        #expect(harness.fetchReasons(for: ["poll", 1]) == [.firstUse, .interval])
         #expect(poll.pollingBehavior == .pollEvery(.seconds(10)))
         _ = off
     }
 
     @Test("setOptions changes a live query's polling interval, from now; noPolling stops it")
     func setOptionsChangesPolling() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(
             key: "p", behavior: .startImmediately(()), pollingBehavior: .pollEvery(.seconds(10)),
             client: harness.client
@@ -225,18 +225,18 @@ import Testing
         await harness.advance(by: .seconds(4))
         query.setOptions(QueryOptions(pollingBehavior: .pollEvery(.seconds(2))))
         await harness.advance(by: .seconds(2))
-        #expect(harness.fetchReasons("p") == [.firstUse, .interval])
+        #expect(harness.fetchReasons(for: "p") == [.firstUse, .interval])
         await harness.advance(by: .seconds(2))
-        #expect(harness.fetchReasons("p") == [.firstUse, .interval, .interval])
+        #expect(harness.fetchReasons(for: "p") == [.firstUse, .interval, .interval])
         query.setOptions(QueryOptions(pollingBehavior: .noPolling))
         await harness.advance(by: .seconds(30))
-        #expect(harness.fetchReasons("p").count == 3)
+        #expect(harness.fetchReasons(for: "p").count == 3)
         #expect(harness.scheduler.pendingCount == 0)
     }
 
     @Test("resumePausedMutations reads nothing from the platform: it resumes under the connectivity it is told")
     func resumeIsDeterministic() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setOnline(false)
         #expect(harness.client.resumePausedMutations() == 0)
         #expect(!harness.client.isOnline, "nil keeps the client's connectivity as told")

@@ -8,7 +8,7 @@ import Testing
 @Suite struct RaceTests {
     @Test("setQueryData(for:updater:) from many threads loses no update: the updater runs again on newer data")
     func updaterIsAtomic() throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(0, for: "count")
         DispatchQueue.concurrentPerform(iterations: 800) { _ in
             try? harness.client.setQueryData(for: "count") { (old: Int?) in (old ?? 0) + 1 }
@@ -18,7 +18,7 @@ import Testing
 
     @Test("concurrent refetch calls start one polling chain")
     func onePollingChain() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(
             key: "poll", pollingBehavior: .pollEvery(.seconds(5)), options: QueryOptions(staleTime: .infinity),
             client: harness.client
@@ -26,13 +26,13 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 8) { _ in query.refetch() }
         await harness.client.waitUntilIdle()
         await harness.advance(by: .seconds(5))
-        #expect(harness.fetchReasons("poll").filter { $0 == .interval }.count == 1)
+        #expect(harness.fetchReasons(for: "poll").filter { $0 == .interval }.count == 1)
     }
 
     @Test("waitUntilIdle returns only once a failed fetch's retry timer is set, so advancing always wakes it")
     func retryTimerBeforeIdle() async {
         for _ in 0..<50 {
-            let harness = Harness(defaults: QueryDefaults(retry: .count(1)))
+            let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(1)))
             let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline), .answer(1))
             let query = Query(key: "r", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
             await fetcher.waitForCalls(1)

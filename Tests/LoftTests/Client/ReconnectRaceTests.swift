@@ -25,7 +25,7 @@ import Testing
 
     @Test("3,000 queries paused offline make exactly 3,000 requests on reconnect", arguments: 1...20)
     func reconnectMakesOneRequestPerPausedQuery(round: Int) async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setOnline(false)
         let calls = Atomic<Int>(0)
         let queries = (0..<3_000).map { (index: Int) in
@@ -45,7 +45,7 @@ import Testing
 
     @Test("queries whose retry waited unfocused make one request each when focus comes back", arguments: 1...5)
     func focusMakesOneRequestPerPausedRetry(round: Int) async {
-        let harness = Harness(defaults: QueryDefaults(retry: .count(1)))
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(1)))
         let calls = Atomic<Int>(0)
         let queries = (0..<1_000).map { (index: Int) in
             Query<Void, Int>(key: QueryKey("focus", round, index), behavior: .startImmediately(()), client: harness.client) {

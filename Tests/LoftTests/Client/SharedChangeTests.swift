@@ -1,5 +1,6 @@
 import Foundation
 import LoftTesting
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -12,7 +13,7 @@ import Testing
 
     @Test("each change a caller makes is published once, as the receiver needs it")
     func published() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let client = harness.client
         let changes = PublisherRecorder(client.sharedChanges)
         _ = try await client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
@@ -58,7 +59,7 @@ import Testing
 
     @Test("what the client does by itself is not published: fetches, garbage collection, clear, a streamed query")
     func ownWorkIsNotPublished() async throws {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(5)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(5)))
         let client = harness.client
         let changes = PublisherRecorder(client.sharedChanges)
         _ = try await client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
@@ -79,7 +80,7 @@ import Testing
 
     @Test("two clients linked both ways: a change reaches the other once, and comes back to nobody")
     func noLoop() async throws {
-        let (first, second) = (Harness(), Harness(defaults: QueryDefaults(staleTime: .infinity)))
+        let (first, second) = (TestQueryClient(), TestQueryClient(defaults: QueryDefaults(staleTime: .infinity)))
         let firstChanges = PublisherRecorder(first.client.sharedChanges)
         let secondChanges = PublisherRecorder(second.client.sharedChanges)
         let links = [
@@ -97,7 +98,7 @@ import Testing
 
     @Test("an invalidation is published before the client acts on it, a value after it is set")
     func order() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let client = harness.client
         _ = try await client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
         let seen = Box<[Bool]>([])
@@ -113,7 +114,7 @@ import Testing
 
     @Test("an applied invalidation refetches the receiver's active entries, with the same filter")
     func appliedInvalidation() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2))
         let query = Query<Void, Int>(
             key: ["todo", 7], behavior: .startImmediately(()), options: QueryOptions(tags: ["todos"]),
@@ -123,7 +124,7 @@ import Testing
         harness.client.apply(SharedChange(.invalidate(.active), [.tag("todos")]))
         await harness.client.waitUntilIdle()
         #expect(query.state.value == 2)
-        #expect(harness.fetchReasons(["todo", 7]) == [.firstUse, .invalidation])
+        #expect(harness.fetchReasons(for: ["todo", 7]) == [.firstUse, .invalidation])
         #expect(try !harness.client.snapshot(for: ["todo", 8], as: Int.self).isStale)
         harness.client.apply(
             SharedChange(.invalidate(.none), [.prefix(["todo"])], filter: .init(QueryFilter(type: .inactive))))
@@ -133,7 +134,7 @@ import Testing
 
     @Test("a predicate cannot travel: the receiver acts on every entry the rest of the filter matches")
     func predicateLeftOut() async throws {
-        let (sender, receiver) = (Harness(), Harness(defaults: QueryDefaults(staleTime: .infinity)))
+        let (sender, receiver) = (TestQueryClient(), TestQueryClient(defaults: QueryDefaults(staleTime: .infinity)))
         let changes = PublisherRecorder(sender.client.sharedChanges)
         _ = try await receiver.client.fetchQuery(["user", 1]) { 1 }
         _ = try await receiver.client.fetchQuery(["user", 2]) { 2 }
@@ -145,7 +146,7 @@ import Testing
 
     @Test("an applied value is decoded as the type held; another type, no value or no data invalidates instead")
     func appliedData() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let client = harness.client
         let changes = PublisherRecorder(client.sharedChanges)
         _ = try await client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
@@ -165,7 +166,7 @@ import Testing
 
     @Test("missed changes mark every entry stale, refetch the active ones, and say so in the events")
     func missed() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2))
         let query = Query<Void, Int>(
             key: ["todo", 7], behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)

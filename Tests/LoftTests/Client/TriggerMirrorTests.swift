@@ -145,7 +145,7 @@ import Testing
 
     @Test("setFocused refetches an entry that turned stale by time alone, and one whose options changed to always")
     func focusPassSeesTimeAndOptionChanges() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let aging = Query<Void, Int>(
             key: "aging", behavior: .startImmediately(()), options: QueryOptions(staleTime: .seconds(10)),
             client: harness.client
@@ -164,8 +164,8 @@ import Testing
         pinned.setOptions(options)
         harness.client.setFocused(true)
         await harness.client.waitUntilIdle()
-        #expect(harness.fetchReasons("aging") == [.firstUse, .focus])
-        #expect(harness.fetchReasons("pinned") == [.firstUse, .focus])
+        #expect(harness.fetchReasons(for: "aging") == [.firstUse, .focus])
+        #expect(harness.fetchReasons(for: "pinned") == [.firstUse, .focus])
         _ = (aging, pinned)
     }
 }

@@ -1,4 +1,5 @@
 import Signals
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -43,15 +44,16 @@ import Testing
             for await _ in resumes { break }
             log.withLock { $0.append("ended") }
         }
-        let waiter = Task {
+        // Started inline: it waits (is registered as a waiter) when this returns.
+        let waiter = startedInline {
             await tracker.waitUntilIdle()
             log.withLock { $0.append("idle") }
         }
-        await yieldUntil { tracker.waiterCount == 1 }
+        #expect(tracker.waiterCount == 1)
         #expect(log.withLock { $0 }.isEmpty)
         resume.yield()
         try await task.value
-        await waiter.value
+        try await waiter.value
         #expect(log.withLock { $0 } == ["ended", "idle"])
         #expect(tracker.waiterCount == 0)
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DependentQueryTests {
     @Test("a dependent query does not fetch until its input exists, then fetches with the derived request")
     func waitsForInput() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let userFetcher = ScriptedFetcher<Int, User>(.hang())
         let projectsFetcher = ScriptedFetcher<Int, [String]>(.answer(["loft"]), .answer(["signals"]))
         let user = Query(
@@ -36,7 +36,7 @@ import Testing
 
     @Test("a nil request leaves the dependent query alone, and releasing it cancels the link")
     func nilRequestAndRelease() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let source = PassthroughSubject<Int?, Never>()
         let fetcher = ScriptedFetcher<Int, Int>(.answer(1))
         var query: Query<Int, Int>? = Query(

@@ -6,7 +6,7 @@ import Testing
 @Suite struct QueriesTests {
     @Test("combine runs once per member change and is memoised; the publisher sends once per change")
     func memoised() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let combineCalls = Locked(0)
         let name = ScriptedFetcher<Void, String>(.hang())
         let count = ScriptedFetcher<Void, Int>(.hang())
@@ -46,7 +46,7 @@ import Testing
 
     @Test("invalidate, refetch and cancel act on every member; an equal combined result is not sent again")
     func controlsActOnEveryMember() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let calls = Locked<[QueryKey: Int]>([:])
         func member(_ key: QueryKey) -> QueriesMember {
             QueriesMember(key: key) { () async throws -> Int in
@@ -82,7 +82,7 @@ import Testing
 
     @Test("setMembers reuses members by key, starts new ones, and releases the rest")
     func membersByKey() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let calls = Locked<[QueryKey: Int]>([:])
         func member(_ key: QueryKey) -> QueriesMember {
             QueriesMember(key: key) { () async throws -> Int in
@@ -106,7 +106,7 @@ import Testing
 
     @Test("results are looked up by key and type; failures are listed by key")
     func lookups() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let queries = Queries(
             [
                 QueriesMember(key: "user") { User(id: 1, name: "Ada") },
@@ -124,7 +124,7 @@ import Testing
 
     @Test("released, its members leave their entries")
     func release() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         var queries: Queries<Int>? = Queries([QueriesMember(key: "a") { 1 }], client: harness.client) { _ in 0 }
         await harness.client.waitUntilIdle()
         weak let watched = queries

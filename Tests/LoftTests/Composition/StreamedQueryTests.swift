@@ -49,7 +49,7 @@ final class StreamSource: Sendable {
 
 /// A streamed query of `"log"` on a fresh client, its source, and a consumer to await its states with.
 struct StreamFixture {
-    let harness = Harness()
+    let harness = TestQueryClient()
     let source = StreamSource()
     let log: StreamedQuery<String>
     let consumer: Query<Void, [String]>.Consumer
@@ -149,7 +149,7 @@ struct StreamFixture {
 
     @Test("a publisher works as a stream")
     func publisherStream() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = StreamedQuery<Int>(
             key: "numbers", behavior: .startImmediately(()), client: harness.client
         ) { [1, 2, 3].publisher }

@@ -1,3 +1,4 @@
+import LoftTesting
 import Testing
 
 @testable import Loft

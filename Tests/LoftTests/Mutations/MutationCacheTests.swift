@@ -1,4 +1,5 @@
 import LoftTesting
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -7,7 +8,7 @@ import Testing
 @Suite struct MutationCacheTests {
     @Test("every call is listed with its request, status, key, scope and time; events and the listing agree")
     func listingAndEvents() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let events = PublisherRecorder(
             harness.client.events.compactMap { event -> String? in
                 guard case .mutation(let change) = event else { return nil }
@@ -41,7 +42,7 @@ import Testing
 
     @Test("a settled call is removed gcTime after it settled; a pending one never is")
     func garbageCollection() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let mutation = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .seconds(60))) {
             $0
         }
@@ -65,7 +66,7 @@ import Testing
         "calls with different gcTimes are each removed on time, whatever order they settled in; clear() leaves no timer"
     )
     func garbageCollectionOrder() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let long = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .seconds(60))) { $0 }
         let short = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .seconds(10))) { $0 }
         let kept = Mutation<Int, Int>(client: harness.client, options: MutationOptions(gcTime: .infinity)) { $0 }
@@ -94,7 +95,7 @@ import Testing
 
     @Test("one scope runs its calls in submission order, though the later server answers first")
     func scopeOrder() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let slow = ScriptedFetcher<Int, Int>(.hang())
         let log = Box<[String]>([])
         let save = Mutation<Int, Int>(client: harness.client, options: MutationOptions(scope: "doc")) { request in
@@ -106,7 +107,7 @@ import Testing
         save.execute(with: 1)
         await slow.waitForCalls(1)
         save.execute(with: 2)
-        await yieldUntil { harness.client.mutations().last?.isPaused == true }
+        await harness.until { harness.client.mutations().last?.isPaused == true }
         #expect(log.value == ["start 1"])
         #expect(harness.client.mutations().map(\.isPaused) == [false, true])
         slow.release(returning: 1)
@@ -116,7 +117,7 @@ import Testing
 
     @Test("calls submitted from many tasks at once run in submission order within their scope")
     func scopeOrderUnderConcurrency() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let started = Box<[Int]>([])
         let mutation = Mutation<Int, Int>(client: harness.client, options: MutationOptions(scope: "s")) { request in
             started.mutate { $0.append(request) }
@@ -134,7 +135,7 @@ import Testing
 
     @Test("a failed call does not block its scope; different scopes run in parallel")
     func scopesAfterFailure() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let other = ScriptedFetcher<Int, Int>(.hang())
         let failing = Mutation<Int, Int>(client: harness.client, options: MutationOptions(scope: "a")) { _ in
             throw APIError.offline
@@ -153,7 +154,7 @@ import Testing
 
     @Test("cancelling a pending call cancels its task, runs onError and onSettled, and frees its scope")
     func cancellation() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let hanging = ScriptedFetcher<Int, Int>(.hang())
         let log = Box<[String]>([])
         let first = Mutation(
@@ -176,7 +177,7 @@ import Testing
 
     @Test("cancelling the task awaiting mutate cancels the call; cancelMutations reaches waiting calls too")
     func cancellationByTaskAndFilter() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let hanging = ScriptedFetcher<Int, Int>(.hang())
         let mutation = Mutation(
             client: harness.client, options: MutationOptions(scope: "s", mutationKey: ["m"]), fetcher: hanging.fetch)
@@ -193,7 +194,7 @@ import Testing
 
     @Test("a call submitted offline is paused and runs when back online; .always runs offline")
     func offline() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Int, Int>(.answer(1))
         let online = Mutation(client: harness.client, fetcher: fetcher.fetch)
         let always = Mutation<Int, Int>(client: harness.client, options: MutationOptions(networkMode: .always)) { $0 }
@@ -214,7 +215,7 @@ import Testing
 
     @Test("a call holds its task while pending only, also when it settled before its task was handed over")
     func tasksAreHeldWhilePendingOnly() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let cache = harness.client.mutationCache
         // An immediate fetcher's call ends inside `mutate` before its task is handed to the cache.
         let double = Mutation<Int, Int>(client: harness.client) { $0 * 2 }

@@ -1,4 +1,5 @@
 import LoftTesting
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -8,7 +9,7 @@ import Testing
 @Suite struct MutationCallbackTests {
     /// A mutation whose every callback (its own and the client's) appends to `log`.
     private static func logged(
-        _ harness: Harness, _ log: Box<[String]>, throwing: String? = nil,
+        _ harness: TestQueryClient, _ log: Box<[String]>, throwing: String? = nil,
         fetcher: @escaping @Sendable (Int) async throws -> Int
     ) -> Mutation<Int, Int> {
         @Sendable func note(_ entry: String) throws {
@@ -40,7 +41,7 @@ import Testing
 
     @Test("success: the client's callbacks before the mutation's, the execute closure, each once, in order")
     func successOrder() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = Box<[String]>([])
         let mutation = Self.logged(harness, log) { request in
             log.mutate { $0.append("request \(request)") }
@@ -58,7 +59,7 @@ import Testing
 
     @Test("failure: onError gets the typed context, then onSettled; the request's error is thrown")
     func failureOrder() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = Box<[String]>([])
         let mutation = Self.logged(harness, log) { _ in throw APIError.offline }
         await #expect(throws: APIError.offline) { try await mutation.mutate(2) }
@@ -71,7 +72,7 @@ import Testing
 
     @Test("a throwing onSuccess: the callbacks after it still run, and the call fails with its error")
     func throwingOnSuccess() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = Box<[String]>([])
         let mutation = Self.logged(harness, log, throwing: "onSuccess") { $0 }
         await #expect(throws: APIError.status(500)) { try await mutation.mutate(3) }
@@ -86,7 +87,7 @@ import Testing
 
     @Test("a throwing onMutate: the request is not sent; onError (no context) and onSettled run with its error")
     func throwingOnMutate() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = Box<[String]>([])
         let fetcher = ScriptedFetcher<Int, Int>(.answer(1))
         let mutation = Self.logged(harness, log, throwing: "onMutate") { try await fetcher.fetch($0) }
@@ -101,7 +102,7 @@ import Testing
 
     @Test("the state turns success only after onSuccess and onSettled ran")
     func stateChangesAfterCallbacks() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let seen = Box<[String]>([])
         let mutationBox = Box<Mutation<Int, Int>?>(nil)
         let mutation = Mutation<Int, Int>(
@@ -126,7 +127,7 @@ import Testing
 
     @Test("rollback restores exactly the previous value, though another mutation changed another key meanwhile")
     func rollback() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(10, for: ["likes", 1])
         harness.client.setQueryData(20, for: ["likes", 2])
         let like = Mutation<Int, Int>(
@@ -156,7 +157,7 @@ import Testing
 
     @Test("the invalidator is callable as a function, Pigeon's spelling")
     func callableInvalidator() async {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(600)))
         let fetcher = ScriptedFetcher<Void, String>(.answer("v1"), .answer("v2"))
         let users = Query(key: "users", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()

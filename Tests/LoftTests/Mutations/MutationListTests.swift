@@ -7,7 +7,7 @@ import Testing
 @Suite struct MutationListTests {
     @Test("pending calls show as rows while they run, in submission order, and leave when they settle")
     func optimisticRows() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ScriptedFetcher<String, Int>(.hang())
         let add = Mutation<String, Int>(
             client: harness.client, options: MutationOptions(mutationKey: ["todos", "add"]), fetcher: server.fetch)
@@ -31,7 +31,7 @@ import Testing
 
     @Test("calls of other keys change nothing; a released list stops following")
     func otherKeys() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         var list: MutationList<MutationInfo>? = MutationList(
             matching: MutationFilter(key: ["todos"]), client: harness.client)
         let sent = try PublisherRecorder(#require(list).callsPublisher.map { $0.map(\.id) })

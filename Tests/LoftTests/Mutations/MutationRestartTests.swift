@@ -47,7 +47,8 @@ import Testing
             client: first, options: MutationOptions(scope: "todos", mutationKey: Self.addKey)
         ) { request, call in before.accept(request, call) }
         for request in ["milk", "eggs", "bread"] { add.execute(with: request) }
-        await yieldUntil { first.mutationCache.journal.records.count == 3 }
+        await first.waitUntilIdle()  // every call paused offline, saved first
+        #expect(first.mutationCache.journal.records.count == 3)
         let saved = first.mutationCache.journal.records
         #expect(saved.map(\.request) == ["\"milk\"", "\"eggs\"", "\"bread\""])
         #expect(saved.map(\.scope) == ["todos", "todos", "todos"])
@@ -57,7 +58,7 @@ import Testing
         let server = Server()
         let second = Self.client(folder, server: server, isOnline: false)
         #expect(second.resumePausedMutations() == 3)
-        await yieldUntil { second.mutations().allSatisfy(\.isPaused) }
+        await second.until { second.mutations().allSatisfy(\.isPaused) }
         #expect(second.mutations().map { $0.request(as: String.self) } == ["milk", "eggs", "bread"])
         #expect(second.mutations().map(\.idempotencyKey) == saved.map(\.idempotencyKey))
         #expect(second.resumePausedMutations() == 0)
@@ -65,7 +66,7 @@ import Testing
         #expect(server.accepted.isEmpty)
 
         second.setOnline(true)
-        await yieldUntil { second.isMutating() == 0 }
+        await second.untilMutationsSettled()
         await second.waitUntilIdle()
         #expect(server.accepted == saved.map { "\($0.idempotencyKey) \($0.request.dropFirst().dropLast())" })
         #expect(second.mutations().map(\.status) == [.success, .success, .success])
@@ -83,16 +84,17 @@ import Testing
         let first = Self.client(folder, server: Server(), isOnline: false)
         Mutation<String, Int>(client: first, options: MutationOptions(mutationKey: Self.addKey)) { _ in 0 }
             .execute(with: "milk")
-        await yieldUntil { first.mutationCache.journal.records.count == 1 }
+        await first.waitUntilIdle()  // every call paused offline, saved first
+        #expect(first.mutationCache.journal.records.count == 1)
 
         let server = Server()
         let second = Self.client(folder, server: server)
         #expect(second.resumePausedMutations(isOnline: false) == 1)
         #expect(!second.isOnline)
-        await yieldUntil { second.mutations().first?.isPaused == true }
+        await second.until { second.mutations().first?.isPaused == true }
         #expect(server.accepted.isEmpty)
         second.setOnline(true)
-        await yieldUntil { second.isMutating() == 0 }
+        await second.untilMutationsSettled()
         #expect(server.accepted.count == 1)
     }
 
@@ -105,7 +107,8 @@ import Testing
             .execute(with: "kept")
         Mutation<String, Int>(client: first, options: MutationOptions(mutationKey: ["numbers"])) { _ in 0 }
             .execute(with: "not a number")
-        await yieldUntil { first.mutationCache.journal.records.count == 2 }
+        await first.waitUntilIdle()  // every call paused offline, saved first
+        #expect(first.mutationCache.journal.records.count == 2)
 
         let second = QueryClient(cache: JSONFileQueryCache(directory: folder.url), scheduler: TestScheduler())
         let events = PublisherRecorder(second.events)
@@ -127,7 +130,7 @@ import Testing
         second.setMutationDefaults(
             MutationDefaults<String, Int>(fetcher: { request, call in server.accept(request, call) }), for: ["unknown"])
         #expect(second.resumePausedMutations() == 1)
-        await yieldUntil { second.isMutating() == 0 }
+        await second.untilMutationsSettled()
         #expect(server.accepted.count == 1)
         #expect(second.mutationCache.journal.records.isEmpty)
     }
@@ -143,13 +146,13 @@ import Testing
             .execute(with: Opaque())
         Mutation<String, Int>(client: client, options: MutationOptions(mutationKey: ["saved"])) { _ in 0 }
             .execute(with: "saved")
-        await yieldUntil { client.mutations().count == 3 && client.mutations().allSatisfy(\.isPaused) }
+        await client.until { client.mutations().count == 3 && client.mutations().allSatisfy(\.isPaused) }
         #expect(client.mutationCache.journal.records.map(\.mutationKey) == [["saved"]])
     }
 
     @Test("the fetcher gets the same idempotency key on every attempt")
     func sameKeyOnRetries() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let keys = Locked<[String]>([])
         let flaky = Mutation<Int, Int>(
             client: harness.client,
@@ -163,10 +166,12 @@ import Testing
             return request
         }
         let result = Task { try await flaky.mutate(1) }
-        // Each retry waits on the virtual clock (zero delay, fired by the next advance).
-        while keys.withLock({ $0.count }) < 3 {
+        // Each retry waits on the virtual clock (zero delay): once an attempt failed and its retry timer is set
+        // (the client is idle then), an advance fires it.
+        for attempt in 1...2 {
+            await harness.until { keys.withLock { $0.count } == attempt }
+            await harness.waitUntilIdle()
             harness.scheduler.advance(by: .zero)
-            await Task.yield()
         }
         #expect(try await result.value == 1)
         #expect(keys.withLock { Set($0).count } == 1)
@@ -206,7 +211,7 @@ import Testing
         client.setMutationDefaults(
             MutationDefaults<String, Int>(fetcher: { request, call in server.accept(request, call) }), for: Self.addKey)
         #expect(client.resumePausedMutations() == 1)
-        await yieldUntil { client.isMutating() == 0 }
+        await client.untilMutationsSettled()
         #expect(server.accepted == firstLife)
         #expect(client.mutationCache.journal.records.isEmpty)
         #expect(client.resumePausedMutations() == 0)

@@ -1,4 +1,5 @@
 import LoftTesting
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -6,7 +7,7 @@ import Testing
 @Suite struct MutationTests {
     @Test("callbacks run in order: onMutate, the request, onSuccess, the execute closure, onSettled")
     func callbackOrder() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = Box<[String]>([])
         let mutation = Mutation<String, Int>(
             client: harness.client,
@@ -33,7 +34,7 @@ import Testing
 
     @Test("an optional, Void or existential response comes back as the fetcher returned it, in mutate and in state")
     func responseTypes() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let optional = Mutation<Int, Int?>(client: harness.client) { $0 > 0 ? $0 : nil }
         #expect(try await optional.mutate(0) == nil)
         #expect(optional.state.isSame(as: .succeed(nil)))
@@ -52,7 +53,7 @@ import Testing
 
     @Test("a failure goes to onError then onSettled, is thrown by mutate, and lands in state")
     func failure() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let log = Box<[String]>([])
         let mutation = Mutation<Int, Int>(
             client: harness.client,
@@ -70,7 +71,7 @@ import Testing
 
     @Test("the state goes idle, loading, succeed; isMutating counts running mutations")
     func states() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Int, Int>(.hang())
         let mutation = Mutation(client: harness.client, fetcher: fetcher.fetch)
         let states = PublisherRecorder(mutation.statePublisher.map { "\($0)" })
@@ -93,7 +94,7 @@ import Testing
         async throws
     {
         guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
-        let harness = Harness()
+        let harness = TestQueryClient()
         let mutation = Mutation<Int, Int>(client: harness.client) { $0 }
         let values = PublisherRecorder(mutation.valuePublisher)
         let states = Locked<[String]>([])
@@ -116,7 +117,7 @@ import Testing
 
     @Test("with overlapping calls the state follows the latest; reset shows idle and drops the calls before it")
     func latestCallWins() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let first = ScriptedFetcher<Int, Int>(.hang())
         let later = ScriptedFetcher<Int, Int>(.hang())
         let mutation = Mutation<Int, Int>(client: harness.client) { request in
@@ -144,7 +145,7 @@ import Testing
 
     @Test("calls from many tasks at once: the last state published is the one the mutation ends in, the latest call's")
     func concurrentCallsPublishTheLastState() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let mutation = Mutation<Int, Int>(client: harness.client) { $0 * 10 }
         let states = PublisherRecorder(mutation.statePublisher.map { "\($0)" })
         await withTaskGroup(of: Void.self) { group in
@@ -164,7 +165,7 @@ import Testing
 
     @Test("a change made by a subscriber while a state is being published is published after it, in order")
     func changeDuringPublicationIsPublishedNext() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let mutation = Mutation<Int, Int>(client: harness.client) { $0 * 10 }
         let states = Locked<[String]>([])
         let subscription = mutation.statePublisher.sink { state in
@@ -181,7 +182,7 @@ import Testing
 
     @Test("invalidate(key, .lastData) refetches the matching active queries with the request they last used")
     func invalidateLastData() async {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(600)))
         let fetcher = ScriptedFetcher<Int, String>(.answer("v1"), .answer("v2"))
         let list = Query(
             key: "users", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(1), client: harness.client,
@@ -196,7 +197,7 @@ import Testing
 
     @Test("invalidate(key, .newData(request)) refetches with the new request")
     func invalidateNewData() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Int, String>(.answer("page 1"), .answer("page 2"))
         let list = Query(
             key: "feed", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(1), client: harness.client,
@@ -212,7 +213,7 @@ import Testing
 
     @Test("retry waits on the client's scheduler")
     func retry() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Int, Int>(.fail(APIError.offline), .answer(7))
         let mutation = Mutation(
             client: harness.client, options: MutationOptions(retry: .count(1)), fetcher: fetcher.fetch)
@@ -225,7 +226,7 @@ import Testing
 
     @Test("a mutation nobody references is freed once its calls end")
     func freed() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         weak var weakMutation: Mutation<Int, Int>?
         do {
             let mutation = Mutation<Int, Int>(client: harness.client) { $0 }

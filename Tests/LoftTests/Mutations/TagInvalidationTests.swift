@@ -1,4 +1,5 @@
 import LoftTesting
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -6,7 +7,7 @@ import Testing
 /// Declarative invalidation: queries declare tags, mutations name what they invalidate.
 @Suite struct TagInvalidationTests {
     /// Four entries, fresh for good unless invalidated: two todos, a todo list, and an untagged user.
-    private static func fourEntries(_ harness: Harness) async throws {
+    private static func fourEntries(_ harness: TestQueryClient) async throws {
         let client = harness.client
         _ = try await client.fetchQuery(["todo", 7], tags: ["todos", ["todo", 7]]) { 7 }
         _ = try await client.fetchQuery(["todo", 8], tags: ["todos", ["todo", 8]]) { 8 }
@@ -14,14 +15,14 @@ import Testing
         _ = try await client.fetchQuery(["todo", 9]) { 9 }  // untagged, under the same key prefix
     }
 
-    private static func stale(_ harness: Harness) throws -> [QueryKey] {
+    private static func stale(_ harness: TestQueryClient) throws -> [QueryKey] {
         let keys: [QueryKey] = [["todo", 7], ["todo", 8], ["lists", "mine"], ["todo", 9]]
         return try keys.filter { try harness.client.snapshot(for: $0, as: Int.self).isStale }
     }
 
     @Test("invalidation by tag reaches exactly the entries with a tag it covers")
     func exactlyTheTagged() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
         #expect(try Self.stale(harness).isEmpty)
         await harness.client.invalidateQueries(tagged: ["todo", 8]).settled()
@@ -36,7 +37,7 @@ import Testing
 
     @Test("a query's tags reach its entry, and the active ones refetch; a removed entry loses its tags")
     func queryTags() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2))
         let query = Query<Void, Int>(
             key: ["todo", 7], behavior: .startImmediately(()), options: QueryOptions(tags: ["todos"]),
@@ -44,14 +45,14 @@ import Testing
         await harness.client.waitUntilIdle()
         await harness.client.invalidateQueries(tagged: "todos").settled()
         #expect(query.state.value == 2)
-        #expect(harness.fetchReasons(["todo", 7]) == [.firstUse, .invalidation])
+        #expect(harness.fetchReasons(for: ["todo", 7]) == [.firstUse, .invalidation])
         harness.client.removeQueries(["todo", 7])
         #expect(harness.client.tags(of: ["todo", 7]).isEmpty)
     }
 
     @Test("a mutation invalidates what it names on success, before its state turns success")
     func mutationInvalidates() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
         let seenWhenSucceeded = Box<[QueryKey]?>(nil)
         let rename = Mutation<Int, Int>(
@@ -71,7 +72,7 @@ import Testing
 
     @Test("a failed call invalidates nothing by default, and what it names with .settled")
     func failure() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
         let outcomes = Box<[String]>([])
         let fail = { (moment: InvalidationMoment) in
@@ -94,7 +95,7 @@ import Testing
 
     @Test("a throwing onSuccess fails the call, but the server's success still invalidates")
     func throwingCallbackStillInvalidates() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
         let mutation = Mutation<Int, Int>(
             client: harness.client,
@@ -107,7 +108,7 @@ import Testing
 
     @Test("invalidate(_:) reaches the union of what its targets name, by tag, prefix or key")
     func targets() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .infinity))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .infinity))
         try await Self.fourEntries(harness)
         await harness.client.invalidate([.tag(["todo", 7]), .exact(["lists", "mine"])], refetchType: .none).settled()
         #expect(try Self.stale(harness) == [["todo", 7], ["lists", "mine"]])

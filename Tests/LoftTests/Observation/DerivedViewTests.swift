@@ -32,7 +32,7 @@ private struct Counted {
     // A lock over a bare closure wrapped it in one more thunk per read: each remake cost more than the one
     // before, and the release recursed through the chain.
     func remakesStayFlat() {
-        let client = Harness().client
+        let client = TestQueryClient().client
         let made = Locked(0)
         weak var released: DerivedView<Int>?
         do {
@@ -57,7 +57,7 @@ private struct Counted {
 
     @Test("a change with nothing an observer can tell publishes nothing; a new value is published once")
     func equalSnapshotsPublishNothing() {
-        let counted = Counted(client: Harness().client)
+        let counted = Counted(client: TestQueryClient().client)
         let snapshots = PublisherRecorder(counted.observer.snapshots)
         let values = PublisherRecorder(counted.observer.valuePublisher)
         counted.view.changed()
@@ -71,7 +71,7 @@ private struct Counted {
 
     @Test("a change made from a subscriber's callback reaches every subscriber after the current one, in order")
     func changeFromACallbackComesAfter() {
-        let counted = Counted(client: Harness().client)
+        let counted = Counted(client: TestQueryClient().client)
         let first = Locked<[Int]>([])
         let token = counted.observer.valuePublisher.sink { value in
             first.withLock { $0.append(value) }
@@ -86,7 +86,7 @@ private struct Counted {
 
     @Test("changes from many threads: the last one is shown and published, and what is published only grows")
     func concurrentChangesEndWithTheLast() async {
-        let counted = Counted(client: Harness().client)
+        let counted = Counted(client: TestQueryClient().client)
         let values = PublisherRecorder(counted.observer.valuePublisher)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<250 { counted.bump() }

@@ -19,7 +19,7 @@ import Testing
 
     @Test("Queries and a query are observed through the one base protocol; first(where:) waits for either")
     func queriesAndQueriesShareTheBaseProtocol() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.hang())
         let queries = Queries(
             [QueriesMember(key: "a") { () async throws -> Int in try await fetcher.fetch(()) }],
@@ -48,7 +48,7 @@ import Testing
 
     @Test("a query, a consumer, a selection and a mutation read through the protocol")
     func everyTypeReadsThroughTheProtocol() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(3, for: "n")
         let query = Query<Void, Int>(key: "n", options: QueryOptions(staleTime: .infinity), client: harness.client) {
             3
@@ -66,7 +66,7 @@ import Testing
 
     @Test("the testing helper written once waits for a mutation's state as for a query's")
     func firstStateWorksForEveryType() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let mutation = Mutation<Int, Int>(client: harness.client) { $0 * 10 }
         let query = Query<Void, Int>(key: "q", behavior: .startImmediately(()), client: harness.client) { 7 }
         _ = try await mutation.mutate(4)
@@ -76,7 +76,7 @@ import Testing
 
     /// Checks that `change` reaches `source`'s state, its two publishers (each value once) and Observation.
     private static func expectChange<Source: ObservableQueryState>(
-        of source: Source, to expected: String, in harness: Harness,
+        of source: Source, to expected: String, in harness: TestQueryClient,
         sourceLocation: SourceLocation = #_sourceLocation, _ change: () async throws -> Void
     ) async throws where Source.Value: Equatable {
         let tracked = Locked(false)
@@ -103,7 +103,7 @@ import Testing
 
     @Test("every observable type shows a change the same way: its state, statePublisher, valuePublisher, Observation")
     func everyTypeShowsAChangeTheSameWay() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let client = harness.client
         let query = Query<Void, Int>(key: "n", client: client) { 1 }
         try await Self.expectChange(of: query, to: "1", in: harness) { query.refetch() }
@@ -134,7 +134,7 @@ import Testing
 
     @Test("a consumer invalidates and cancels its key as its query would, and publishes its snapshots")
     func consumerControlsItsKey() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .hang())
         let query = Query<Void, Int>(key: "k", behavior: .startImmediately(()), client: harness.client) {
             try await fetcher.fetch(())

@@ -11,7 +11,7 @@ import Testing
 @Suite struct SharedViewTests {
     @Test("consumers of a key with the same type and options share one view; a select or other options get their own")
     func consumersShareOneView() throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         var consumers = (0..<100).map { _ in Query<Void, Int>.Consumer(key: "k", client: harness.client) }
         let entry = try #require(harness.client.existingEntry(for: "k"))
@@ -33,7 +33,7 @@ import Testing
 
     @Test("every subscriber of every consumer gets each new value once, in order; an equal value reaches no one")
     func valuesReachEverySubscriberOnce() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(0, for: "k")
         let consumers = (0..<3).map { _ in Query<Void, Int>.Consumer(key: "k", client: harness.client) }
         let values = consumers.map { PublisherRecorder($0.valuePublisher) }
@@ -63,7 +63,7 @@ import Testing
 
     @Test("a query whose key changes takes its subscribers along: the new key's changes, nothing it showed again")
     func subscribersFollowTheKey() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(5, for: ["k", 1])
         harness.client.setQueryData(5, for: ["k", 2])
         let query = Query<Int, Int>(
@@ -84,7 +84,7 @@ import Testing
 
     @Test("a cancelled subscriber hears nothing more; a released consumer's subscribers hear nothing more")
     func cancelAndReleaseStopDelivery() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let kept = Query<Void, Int>.Consumer(key: "k", client: harness.client)
         let received = Locked<[Int]>([])
@@ -103,7 +103,7 @@ import Testing
 
     @Test("observation tracking of consumer.state hears each change once, and no write that changes nothing")
     func observationTrackingHearsChanges() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let consumer = Query<Void, Int>.Consumer(
             key: "k", options: QueryOptions(staleTime: .infinity), client: harness.client)
@@ -129,7 +129,7 @@ import Testing
 
     @Test("a consumer whose options change moves to the view they call for and keeps its subscribers")
     func optionsChangeMovesTheView() throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let query = Query<Void, Int>(key: "k", options: QueryOptions(staleTime: .infinity), client: harness.client) {
             1
@@ -146,7 +146,7 @@ import Testing
         "while one thread writes 1…500, consumers made, subscribed, read and released on others see only rising values, and the kept ones end on 500"
     )
     func concurrentWritersAndObserversSeeOrder() throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(0, for: "k")
         let disorder = Locked(0)
         let kept = Locked<[(Query<Void, Int>.Consumer, Subscription, Locked<Int>)]>([])

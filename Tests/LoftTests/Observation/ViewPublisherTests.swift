@@ -10,7 +10,7 @@ import Testing
 @Suite struct ViewPublisherTests {
     @Test("a sink's token, once released, stops the deliveries, as a Subscribers.Sink's does")
     func releasedSinkTokenStops() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let consumer = Query<Void, Int>.Consumer(key: "k", client: harness.client)
         let received = Locked<[Int]>([])
@@ -24,7 +24,7 @@ import Testing
 
     @Test("a cancelled sink stays silent when its query moves to another key, and is not connected again")
     func cancelledSinkStaysSilentAcrossMoves() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: ["k", 1])
         harness.client.setQueryData(2, for: ["k", 2])
         let query = Query<Int, Int>(
@@ -46,7 +46,7 @@ import Testing
 
     @Test("a subscriber that is not a sink gets its token before the first value, and cancelling it stops it")
     func subscriberGetsTokenFirst() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let consumer = Query<Void, Int>.Consumer(key: "k", client: harness.client)
         let subscriber = TokenKeeper()
@@ -86,7 +86,7 @@ private final class TokenKeeper: Subscriber, Sendable {
 
     @Test("one publication reaches each kind of listener with its part, and tells the registrar once")
     func eachListenerGetsItsPart() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let fetcher = ScriptedFetcher<Void, Int>(.hang())
         let query = Query<Void, Int>(key: "k", options: QueryOptions(staleTime: .infinity), client: harness.client) {

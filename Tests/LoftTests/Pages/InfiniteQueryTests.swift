@@ -31,7 +31,7 @@ typealias Feed = InfiniteQuery<Int, [Int]>
 
 extension Feed {
     static func make(
-        _ harness: Harness, server: PagedServer, initial: Int = 0, maxPages: Int? = nil,
+        _ harness: TestQueryClient, server: PagedServer, initial: Int = 0, maxPages: Int? = nil,
         options: QueryOptions<InfiniteData<Int, [Int]>> = QueryOptions(retry: .never),
         cache: (any QueryCacheType)? = nil, behavior: QueryBehavior<Void> = .startImmediately(()),
         fetcher: (@Sendable (Int) async throws -> [Int])? = nil
@@ -48,7 +48,7 @@ extension Feed {
 @Suite struct InfiniteQueryTests {
     @Test("a publisher fetcher works as Pigeon's: its first value is the page; an empty one fails with a typed error")
     func publisherFetcher() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let feed = InfiniteQuery<Int, [Int]>(
             key: "published", initialPageParam: 0, getNextPageParam: { _, _, last, _ in last + 1 },
             behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client
@@ -67,7 +67,7 @@ extension Feed {
 
     @Test("pages and params stay aligned through next, previous and refetch")
     func aligned() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = PagedServer()
         let feed = Feed.make(harness, server: server, initial: 5)
         await harness.client.waitUntilIdle()
@@ -87,7 +87,7 @@ extension Feed {
 
     @Test("maxPages drops the first page going forward and the last going backward")
     func maxPages() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let feed = Feed.make(harness, server: PagedServer(), initial: 3, maxPages: 2)
         await harness.client.waitUntilIdle()
         feed.fetchNextPage()
@@ -103,7 +103,7 @@ extension Feed {
 
     @Test("concurrent fetchNextPage calls fetch the next page once")
     func noDuplicatePageFetch() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = PagedServer()
         let gate = ScriptedFetcher<Int, [Int]>(.answer([0, 1]), .hang())
         let feed = Feed.make(harness, server: server, fetcher: gate.fetch)
@@ -124,7 +124,7 @@ extension Feed {
 
     @Test("an explicit refetch cancels a page fetch in flight and refetches the loaded pages")
     func refetchCancelsPageFetch() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let gate = ScriptedFetcher<Int, [Int]>(.answer([0, 1]), .hang(), .answer([100, 101]))
         let feed = Feed.make(harness, server: PagedServer(), fetcher: gate.fetch)
         await harness.client.waitUntilIdle()
@@ -139,7 +139,7 @@ extension Feed {
 
     @Test("a refetch replaces all pages at once: no observer sees a half-refetched list")
     func atomicRefetch() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = PagedServer()
         let feed = Feed.make(harness, server: server)
         await harness.client.waitUntilIdle()
@@ -159,7 +159,7 @@ extension Feed {
 
     @Test("a failed next page keeps the loaded pages and exposes the error")
     func failedNextPage() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let gate = ScriptedFetcher<Int, [Int]>(.answer([0, 1]), .fail(APIError.offline))
         let feed = Feed.make(harness, server: PagedServer(), fetcher: gate.fetch)
         await harness.client.waitUntilIdle()
@@ -172,7 +172,7 @@ extension Feed {
 
     @Test("hasNextPage turns false once a page comes back empty; fetchNextPage then does nothing")
     func endOfList() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = PagedServer(last: 1)
         let feed = Feed.make(harness, server: server)
         await harness.client.waitUntilIdle()
@@ -188,7 +188,7 @@ extension Feed {
 
     @Test("prefix invalidation refetches an infinite query's pages")
     func invalidation() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = PagedServer()
         let feed = Feed.make(harness, server: server)
         await harness.client.waitUntilIdle()
@@ -198,12 +198,12 @@ extension Feed {
         await harness.client.invalidateQueries("feed").settled()
         await harness.client.waitUntilIdle()
         #expect(feed.state.value?.pages.map(\.first) == [1000, 1010])
-        #expect(harness.fetchReasons("feed").last == .invalidation)
+        #expect(harness.fetchReasons(for: "feed").last == .invalidation)
     }
 
     @Test("select shapes what observers see; the stored pages stay whole")
     func select() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let options = QueryOptions<InfiniteData<Int, [Int]>>(
             retry: .never,
             select: { data in
@@ -218,13 +218,13 @@ extension Feed {
     @Test("InfiniteData persists and comes back on start-up")
     func persistence() async {
         let folder = TemporaryDirectory()
-        let first = Harness(cache: JSONFileQueryCache(directory: folder.url))
+        let first = TestQueryClient(cache: JSONFileQueryCache(directory: folder.url))
         let feed = Feed.make(first, server: PagedServer())
         await first.client.waitUntilIdle()
         feed.fetchNextPage()
         await first.client.waitUntilIdle()
 
-        let second = Harness(
+        let second = TestQueryClient(
             cache: JSONFileQueryCache(directory: folder.url),
             cacheConfig: QueryCacheConfig(usagePolicy: .useInsteadOfFetching))
         let server = PagedServer()
@@ -237,7 +237,7 @@ extension Feed {
 
     @Test("a released infinite query leaves its entry")
     func release() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         var feed: Feed? = Feed.make(harness, server: PagedServer())
         await harness.client.waitUntilIdle()
         weak let watched = feed

@@ -26,7 +26,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
 @Suite struct PaginatedQueryTests {
     func listing(
-        _ harness: Harness, _ server: ItemServer, options: QueryOptions<[Int]> = QueryOptions(retry: .never),
+        _ harness: TestQueryClient, _ server: ItemServer, options: QueryOptions<[Int]> = QueryOptions(retry: .never),
         cache: (any QueryCacheType)? = nil, fetcher: Listing.Fetcher? = nil
     ) -> Listing {
         PaginatedQuery(
@@ -39,7 +39,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
     }
 
     /// A listing of "open" items with its first two pages loaded.
-    func twoPagesLoaded(_ harness: Harness, _ server: ItemServer) async -> Listing {
+    func twoPagesLoaded(_ harness: TestQueryClient, _ server: ItemServer) async -> Listing {
         let items = listing(harness, server)
         await harness.client.waitUntilIdle()
         items.fetchNextPage()
@@ -49,7 +49,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("the list's snapshot and valuePublisher show every loaded page; invalidate refetches every page")
     func listSnapshotAndInvalidate() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ItemServer(total: 7)
         let items = await twoPagesLoaded(harness, server)
         let values = PublisherRecorder(items.valuePublisher)
@@ -74,7 +74,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("cancel stops the page fetch in flight; the pages before it stay, and the list is not fetching")
     func cancelStopsThePageInFlight() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let second = ScriptedFetcher<Int, [Int]>(.hang())
         let items = listing(harness, ItemServer(total: 0)) { _, page in
             page.offset == 0 ? [0, 1, 2] : try await second.fetch(page.offset)
@@ -93,7 +93,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("pages accumulate in order; a short page ends the list")
     func accumulates() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ItemServer(total: 7)
         let items = listing(harness, server)
         #expect(items.state.isLoading)
@@ -113,7 +113,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("numeric pages end with an empty page")
     func numericEnd() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ItemServer(total: 4)
         let pages = PaginatedQuery<Void, NumericPaginatedQueryKey, [Int]>(
             key: "numbers", firstPage: NumericPaginatedQueryKey(current: 0), behavior: .startImmediately(()),
@@ -131,7 +131,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("fetchNextPage while the next page loads fetches it once")
     func noDuplicatePageFetch() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let gate = ScriptedFetcher<Int, [Int]>(.answer([0, 1, 2]), .hang())
         let items = listing(harness, ItemServer(total: 9)) { _, page in try await gate.fetch(page.offset) }
         await harness.client.waitUntilIdle()
@@ -148,7 +148,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("a failed next page keeps the items before it, exposes the error, and is retried by fetchNextPage")
     func failedNextPage() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let gate = ScriptedFetcher<Int, [Int]>(.answer([0, 1, 2]), .fail(APIError.offline), .answer([3]))
         let items = listing(harness, ItemServer(total: 4)) { _, page in try await gate.fetch(page.offset) }
         await harness.client.waitUntilIdle()
@@ -166,7 +166,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("revisiting a page within staleTime serves it from its own cache entry")
     func perPageCache() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ItemServer(total: 9)
         let options = QueryOptions<[Int]>(staleTime: .seconds(60), retry: .never)
         let first = listing(harness, server, options: options)
@@ -184,7 +184,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("refetch(request:) starts again from the first page of the new request")
     func refetchResets() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ItemServer(total: 9)
         let items = await twoPagesLoaded(harness, server)
         let recorder = PublisherRecorder(items.statePublisher)
@@ -199,13 +199,13 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
     @Test("pages persist and come back on start-up")
     func persistence() async {
         let folder = TemporaryDirectory()
-        let first = Harness(cache: JSONFileQueryCache(directory: folder.url))
+        let first = TestQueryClient(cache: JSONFileQueryCache(directory: folder.url))
         let items = listing(first, ItemServer(total: 9))
         await first.client.waitUntilIdle()
         items.fetchNextPage()
         await first.client.waitUntilIdle()
 
-        let second = Harness(
+        let second = TestQueryClient(
             cache: JSONFileQueryCache(directory: folder.url),
             cacheConfig: QueryCacheConfig(usagePolicy: .useInsteadOfFetching))
         let server = ItemServer(total: 9)
@@ -219,7 +219,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("a publisher fetcher works as Pigeon's; an empty publisher fails the page with a typed error")
     func publisherFetcher() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let pages = PaginatedQuery<Void, NumericPaginatedQueryKey, [Int]>(
             key: "published", firstPage: NumericPaginatedQueryKey(current: 0), behavior: .startImmediately(()),
             options: QueryOptions(retry: .never), client: harness.client
@@ -243,7 +243,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("a user-defined page key works like the shipped ones")
     func customKey() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let server = ItemServer(total: 3)
         let items = PaginatedQuery<Void, Cursor, [Int]>(
             key: "cursor", firstPage: Cursor(after: 0), behavior: .startImmediately(()), client: harness.client
@@ -259,7 +259,7 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
 
     @Test("a released paginated query leaves its pages' entries")
     func release() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         var items: Listing? = listing(harness, ItemServer(total: 9))
         await harness.client.waitUntilIdle()
         weak let watched = items

@@ -7,13 +7,13 @@ import Testing
 @Suite struct HydrationTests {
     @Test("a dehydrated client, encoded to JSON and decoded elsewhere, restores its successful queries")
     func roundTrip() async throws {
-        let source = Harness()
+        let source = TestQueryClient()
         source.client.setQueryData(User(id: 1, name: "Ada"), for: ["user", 1])
         source.client.setQueryData([1, 2, 3], for: "numbers")
         await source.client.prefetchQuery("broken", retry: .never) { () async throws -> Int in throw APIError.offline }
         let json = try JSONEncoder().encode(source.client.dehydrate())
 
-        let target = Harness()
+        let target = TestQueryClient()
         await target.advance(by: .seconds(5))
         let restored = target.client.hydrate(try JSONDecoder().decode(DehydratedState.self, from: json))
         #expect(Set(restored) == [["user", 1], "numbers"])
@@ -36,11 +36,11 @@ import Testing
 
     @Test("hydrating never overwrites newer data already in the client")
     func neverOverwritesNewer() async throws {
-        let source = Harness()
+        let source = TestQueryClient()
         source.client.setQueryData("old", for: "k")
         let state = source.client.dehydrate()
 
-        let target = Harness()
+        let target = TestQueryClient()
         await target.advance(by: .seconds(1))
         target.client.setQueryData("newer", for: "k")
         #expect(target.client.hydrate(state).isEmpty)
@@ -49,9 +49,9 @@ import Testing
 
     @Test("hydrating replaces older data")
     func replacesOlder() async throws {
-        let target = Harness()
+        let target = TestQueryClient()
         target.client.setQueryData("old", for: "k")
-        let source = Harness()
+        let source = TestQueryClient()
         await source.advance(by: .seconds(1))
         source.client.setQueryData("new", for: "k")
         #expect(target.client.hydrate(source.client.dehydrate()) == ["k"])
@@ -62,7 +62,7 @@ import Testing
 
     @Test("data that is not Encodable is left out and reported")
     func notEncodable() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(Opaque(), for: "opaque")
         harness.client.setQueryData(1, for: "one")
         #expect(harness.client.dehydrate().queries.map(\.key) == ["one"])
@@ -77,7 +77,7 @@ import Testing
 
     @Test("hydrated data read as a type that does not decode it is a typed mismatch")
     func wrongType() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.hydrate(
             DehydratedState(queries: [
                 .init(key: "k", json: "\"text\"", dataUpdatedAt: harness.scheduler.now, type: "String")

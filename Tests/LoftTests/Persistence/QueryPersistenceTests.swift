@@ -17,10 +17,10 @@ import Testing
     static let noRetry = QueryOptions<User>(retry: .never)
 
     /// A client of a fresh process: a new clock at the same epoch and a new cache instance on the same folder.
-    func launch(_ config: QueryCacheConfig, fileSystem: (any FileSystem)? = nil) -> Harness {
+    func launch(_ config: QueryCacheConfig, fileSystem: (any FileSystem)? = nil) -> TestQueryClient {
         let cache = JSONFileQueryCache(
             directory: folder.url, byteQuota: nil, fileSystem: fileSystem ?? POSIXFileSystem())
-        return Harness(cache: cache, cacheConfig: config)
+        return TestQueryClient(cache: cache, cacheConfig: config)
     }
 
     /// A first run that fetched and saved `user`.
@@ -33,7 +33,7 @@ import Testing
         #expect(query.state.value == user)
     }
 
-    func persistenceErrors(_ harness: Harness) -> [CacheError] {
+    func persistenceErrors(_ harness: TestQueryClient) -> [CacheError] {
         harness.events.values.compactMap {
             if case .persistenceFailed(_, let error) = $0 { return error as? CacheError }
             return nil
@@ -220,7 +220,7 @@ import Testing
 
     @Test("a cache given to a query whose type is not Codable is reported once; the query works from memory")
     func notCodable() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Opaque>(
             key: "opaque", behavior: .startImmediately(()), cache: InMemoryQueryCache(), client: harness.client
         ) { Opaque() }
@@ -233,7 +233,7 @@ import Testing
     func precedence() async throws {
         let clientCache = InMemoryQueryCache()
         let queryCache = InMemoryQueryCache()
-        let harness = Harness(cache: clientCache)
+        let harness = TestQueryClient(cache: clientCache)
         let plain = Query(key: "a", behavior: .startImmediately(()), client: harness.client) { 1 }
         let own = Query(key: "b", behavior: .startImmediately(()), cache: queryCache, client: harness.client) { 2 }
         await harness.client.waitUntilIdle()

@@ -18,14 +18,14 @@ import Testing
     let folder = TemporaryDirectory()
     let fileSystem = FaultyFileSystem()
 
-    func launch(_ config: QueryCacheConfig = QueryCacheConfig()) -> Harness {
-        Harness(
+    func launch(_ config: QueryCacheConfig = QueryCacheConfig()) -> TestQueryClient {
+        TestQueryClient(
             cache: JSONFileQueryCache(directory: folder.url, byteQuota: nil, fileSystem: fileSystem),
             cacheConfig: config)
     }
 
     /// A query that persists `key` (nothing fetched).
-    func persisted(_ key: QueryKey, _ harness: Harness) -> Query<Void, User> {
+    func persisted(_ key: QueryKey, _ harness: TestQueryClient) -> Query<Void, User> {
         Query(key: key, options: QueryOptions(retry: .never), client: harness.client) { User(id: 0, name: "fetched") }
     }
 

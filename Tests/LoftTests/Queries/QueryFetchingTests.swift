@@ -6,7 +6,7 @@ import Testing
 @Suite struct QueryFetchingTests {
     @Test("one fetch per key however many queries, consumers and fetchQuery callers ask; all get its result")
     func dedupe() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, String>(.hang())
         let first = Query(key: "user", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         let second = Query(key: "user", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
@@ -28,7 +28,7 @@ import Testing
 
     @Test("a trigger joins the fetch in flight; an explicit refetch of a key with data cancels it and starts anew")
     func explicitRefetchCancels() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, String>(.answer("v1"), .hang(), .answer("v3"))
         let query = Query(key: "k", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -45,7 +45,7 @@ import Testing
 
     @Test("stale-while-revalidate: fresh data is served without a fetch, stale data is refetched on appear")
     func staleVersusFresh() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2))
         let options = QueryOptions<Int>(staleTime: .seconds(10))
         let first = Query(
@@ -65,13 +65,13 @@ import Testing
         await harness.client.waitUntilIdle()
         #expect(fetcher.callCount == 2)
         #expect(stale.state.value == 2)
-        #expect(harness.fetchReasons("n") == [.firstUse, .appear])
+        #expect(harness.fetchReasons(for: "n") == [.firstUse, .appear])
         _ = (first, fresh)
     }
 
     @Test("retry: 1 s, 2 s, 4 s, then the failure; failureCount counts every attempt")
     func retryBackOff() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline))
         let query = Query(key: "r", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
@@ -96,7 +96,7 @@ import Testing
 
     @Test("a custom retry policy decides from the attempt count and the typed error")
     func customRetry() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.status(503)), .fail(APIError.status(404)), .answer(1))
         let query = Query(
             key: "c", behavior: .startImmediately(()), options: QueryOptions(retry: .skippingClientErrors),
@@ -115,7 +115,7 @@ import Testing
 
     @Test("a failed refetch keeps the last good data visible; the error goes into the snapshot")
     func keepsDataOnFailure() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, String>(.answer("good"), .fail(APIError.offline))
         let query = Query(
             key: "d", behavior: .startImmediately(()), options: QueryOptions(retry: .never), client: harness.client,
@@ -131,7 +131,7 @@ import Testing
 
     @Test("polling refetches every interval and stops when the query is released")
     func polling() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         var query: Query<Void, Int>? = Query(
             key: "p", behavior: .startImmediately(()), pollingBehavior: .pollEvery(.seconds(5)),
@@ -140,7 +140,7 @@ import Testing
         await harness.advance(by: .seconds(5))
         await harness.advance(by: .seconds(5))
         #expect(fetcher.callCount == 3)
-        #expect(harness.fetchReasons("p") == [.firstUse, .interval, .interval])
+        #expect(harness.fetchReasons(for: "p") == [.firstUse, .interval, .interval])
         #expect(query != nil)
         query = nil
         await harness.advance(by: .seconds(20))
@@ -150,7 +150,7 @@ import Testing
 
     @Test("a key adapter gives each request its own entry: user 1 and user 2 never share state")
     func keyAdapterIsolation() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Int, User>(
             key: "user", keyAdapter: { key, id in key.appending(id) }, client: harness.client
         ) { id in User(id: id, name: "user \(id)") }
@@ -169,7 +169,7 @@ import Testing
 
     @Test("enabled: false never fetches by itself and is pending and idle; refetch still fetches")
     func disabled() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.answer(1))
         let query = Query(
             key: "off", behavior: .startImmediately(()), pollingBehavior: .pollEvery(.seconds(1)),
@@ -187,7 +187,7 @@ import Testing
 
     @Test("value(for:) returns fresh cached data without a fetch, else fetches")
     func valueFor() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(60)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(60)))
         let fetcher = ScriptedFetcher<Int, String>(.answer("a"), .answer("b"))
         let query = Query(
             key: "v", keyAdapter: { $0.appending($1) }, client: harness.client, fetcher: fetcher.fetch)
@@ -199,7 +199,7 @@ import Testing
 
     @Test("a publisher fetcher's first value is the response; finishing empty is a typed error")
     func publisherFetcher() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(
             key: "pub", behavior: .startImmediately(()), client: harness.client
         ) { _ in Just(7).setFailureType(to: (any Error).self).eraseToAnyPublisher() }

@@ -1,5 +1,6 @@
 import LoftTesting
 import Observation
+import TestSupport
 import Testing
 
 @testable import Loft
@@ -7,7 +8,7 @@ import Testing
 @Suite struct QueryLifecycleTests {
     @Test("garbage collection removes an unused entry after exactly gcTime, not before")
     func garbageCollection() async {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(60)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(60)))
         var query: Query<Void, Int>? = Query(
             key: "gc", behavior: .startImmediately(()), client: harness.client
         ) { 1 }
@@ -23,7 +24,7 @@ import Testing
 
     @Test("an observer that comes back before gcTime cancels the garbage collection")
     func garbageCollectionCancelled() async {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(60)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(60)))
         var query: Query<Void, Int>? = Query(key: "gc", behavior: .startImmediately(()), client: harness.client) { 1 }
         await harness.client.waitUntilIdle()
         query = nil
@@ -37,7 +38,7 @@ import Testing
 
     @Test("when the last observer leaves, a fetch that ignores cancellation finishes and is cached; gc starts after")
     func fetchOutlivesObservers() async throws {
-        let harness = Harness(defaults: QueryDefaults(gcTime: .seconds(10)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(10)))
         let fetcher = ScriptedFetcher<Void, Int>(.hang(ignoresCancellation: true))
         var query: Query<Void, Int>? = Query(
             key: "slow", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
@@ -55,7 +56,7 @@ import Testing
 
     @Test("a consumer sees the producer's state; a consumer of an unfetched key is idle, then succeeds")
     func consumer() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let consumer = Query<Void, String>.Consumer(key: "shared", client: harness.client)
         #expect(consumer.state.isIdle)
         let recorder = PublisherRecorder(consumer.statePublisher.map { "\($0)" })
@@ -70,7 +71,7 @@ import Testing
 
     @Test("a Query, Consumer dropped by its owner is freed and leaves the entry's observers")
     func releasedObservers() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         weak var weakQuery: Query<Void, Int>?
         weak var weakConsumer: Query<Void, Int>.Consumer?
         do {
@@ -90,7 +91,7 @@ import Testing
 
     @Test("prefix invalidation marks every match stale but refetches only the active ones")
     func invalidation() async throws {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(600)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(600)))
         let fetcher = ScriptedFetcher<Int, Int>(.answer(1))
         let active = Query(
             key: "project", keyAdapter: { $0.appending($1).appending("issues") }, behavior: .startImmediately(7),
@@ -102,20 +103,20 @@ import Testing
         await harness.client.invalidateQueries(["project", 7]).settled()
         await harness.client.waitUntilIdle()
         #expect(fetcher.callCount == 2)
-        #expect(harness.fetchReasons(["project", 7, "issues"]) == [.firstUse, .invalidation])
-        #expect(harness.fetchReasons(["project", 7, "members"]) == [.prefetch])
+        #expect(harness.fetchReasons(for: ["project", 7, "issues"]) == [.firstUse, .invalidation])
+        #expect(harness.fetchReasons(for: ["project", 7, "members"]) == [.prefetch])
         #expect(try harness.client.snapshot(for: ["project", 7, "members"], as: Int.self).isStale)
         #expect(try harness.client.snapshot(for: ["project", 8, "issues"], as: Int.self).isStale == false)
         await harness.client.invalidateQueries(["project"], refetchType: .inactive).settled()
         await harness.client.waitUntilIdle()
-        #expect(harness.fetchReasons(["project", 7, "members"]) == [.prefetch, .invalidation])
+        #expect(harness.fetchReasons(for: ["project", 7, "members"]) == [.prefetch, .invalidation])
         #expect(fetcher.callCount == 2)
         _ = active
     }
 
     @Test("select applies per observer; the cache keeps the raw value")
     func select() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let raw = Query<Void, [Int]>(key: "list", behavior: .startImmediately(()), client: harness.client) {
             [3, 1, 2]
         }
@@ -129,7 +130,7 @@ import Testing
 
     @Test("placeholder data shows while loading, is marked, and is never written to the cache; initial data is")
     func placeholderAndInitialData() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, String>(.hang())
         let query = Query(
             key: "ph", behavior: .startImmediately(()), options: QueryOptions(placeholderData: .value("…")),
@@ -152,7 +153,7 @@ import Testing
 
     @Test("keep-previous-data shows the previous key's data until the new key has its own")
     func keepPreviousData() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Int, String>(.answer("page 1"), .hang())
         let query = Query(
             key: "page", keyAdapter: { $0.appending($1) }, options: QueryOptions(placeholderData: .keepPrevious),
@@ -171,7 +172,7 @@ import Testing
 
     @Test("structural sharing: a refetched value equal to the old one notifies no state observer")
     func structuralSharing() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, User>(key: "same", behavior: .startImmediately(()), client: harness.client) {
             User(id: 1, name: "ada")
         }
@@ -189,7 +190,7 @@ import Testing
 
     @Test("a typed read of a key with the wrong type is a typed error, not a crash")
     func typeMismatch() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData(42, for: "n")
         #expect(throws: QueryError.typeMismatch(key: "n", expected: "String", actual: "Int")) {
             try harness.client.getQueryData("n", as: String.self)
@@ -203,7 +204,7 @@ import Testing
 
     @Test("cancel restores the state from before the fetch; a cancelled first fetch ends in a typed error")
     func cancellation() async throws {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.hang())
         let query = Query(key: "c", client: harness.client, fetcher: fetcher.fetch)
         let caller = Task { try await query.value() }
@@ -227,7 +228,7 @@ import Testing
 
     @Test("every fetch records why it happened in the events")
     func fetchReasons() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(
             key: "why", behavior: .startImmediately(()), pollingBehavior: .pollEvery(.seconds(1)),
             client: harness.client
@@ -238,13 +239,13 @@ import Testing
         query.refetch()
         await harness.client.waitUntilIdle()
         await harness.advance(by: .seconds(1))
-        #expect(harness.fetchReasons("why") == [.firstUse, .invalidation, .manual, .interval])
+        #expect(harness.fetchReasons(for: "why") == [.firstUse, .invalidation, .manual, .interval])
         #expect(harness.events.values.first.map { "\($0)" } == "added why")
     }
 
     @Test("Observation: a change of state reaches withObservationTracking")
     func observation() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let query = Query<Void, Int>(key: "obs", client: harness.client) { 1 }
         let changed = Box(false)
         withObservationTracking {
@@ -259,7 +260,7 @@ import Testing
 
     @Test("setQueriesData updates one entity wherever it is cached")
     func setQueriesData() {
-        let harness = Harness()
+        let harness = TestQueryClient()
         harness.client.setQueryData([User(id: 1, name: "ada"), User(id: 2, name: "bob")], for: ["users", "list"])
         harness.client.setQueryData([User(id: 1, name: "ada")], for: ["users", "admins"])
         harness.client.setQueryData("unrelated", for: ["users", "title"])
@@ -273,7 +274,7 @@ import Testing
 
     @Test("many threads fetching, invalidating, subscribing and cancelling on a few keys keep the invariants")
     func stress() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let keys: [QueryKey] = ["a", "b", "c"]
         let counter = Box(0)
         let queries = keys.map { key in
@@ -305,15 +306,4 @@ import Testing
         }
         #expect(harness.client.isFetching() == 0)
     }
-}
-
-/// A thread-safe box for tests.
-final class Box<Value: Sendable>: Sendable {
-    private let storage: Locked<Value>
-    init(_ value: Value) { storage = Locked(value) }
-    var value: Value {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
-    func mutate<R>(_ body: (inout Value) -> R) -> R { storage.withLock(body) }
 }

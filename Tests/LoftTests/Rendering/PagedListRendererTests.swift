@@ -12,7 +12,7 @@ private struct NumbersRenderer: PagedListRenderer {
 @Suite struct PagedListRendererTests {
     @Test("an infinite query renders loading, items with each footer, and a first-page failure")
     func infinite() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let gate = ScriptedFetcher<Int, [Int]>(.hang(), .hang(), .fail(APIError.offline), .answer([]))
         let feed = Feed.make(harness, server: PagedServer(), fetcher: gate.fetch)
         await gate.waitForCalls(1)
@@ -35,7 +35,7 @@ private struct NumbersRenderer: PagedListRenderer {
 
     @Test("a paginated query renders its items and footer; a failed first page renders the failure")
     func paginated() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let items = PaginatedQuery<Void, NumericPaginatedQueryKey, [Int]>(
             key: "n", firstPage: NumericPaginatedQueryKey(current: 0), behavior: .startImmediately(()),
             options: QueryOptions(retry: .never), client: harness.client

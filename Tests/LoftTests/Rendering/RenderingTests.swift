@@ -47,7 +47,7 @@ struct SaveRenderer: MutationRenderer {
 
     @Test("the cache inspector renders an aligned table: key, status, fetch, observers, age, freshness")
     func inspector() async {
-        let harness = Harness(defaults: QueryDefaults(staleTime: .seconds(10)))
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
         #expect(CacheInspector(client: harness.client).render() == "(empty cache)")
         let query = Query<Void, Int>(key: ["users", 42], behavior: .startImmediately(()), client: harness.client) { 1 }
         harness.client.setQueryData("x", for: "settings")
@@ -65,7 +65,7 @@ struct SaveRenderer: MutationRenderer {
 
     @Test("the cache inspector lists pending mutation calls under the queries, running or paused")
     func inspectorMutations() async {
-        let harness = Harness()
+        let harness = TestQueryClient()
         let hanging = ScriptedFetcher<Int, Int>(.hang(), .answer(2))
         let add = Mutation(
             client: harness.client, options: MutationOptions(scope: "todos", mutationKey: ["todos", "add"]),
@@ -73,7 +73,7 @@ struct SaveRenderer: MutationRenderer {
         add.execute(with: 1)
         await hanging.waitForCalls(1)
         add.execute(with: 2)
-        while harness.client.mutations().last?.isPaused != true { await Task.yield() }
+        await harness.until { harness.client.mutations().last?.isPaused == true }
         harness.scheduler.advance(by: .seconds(3))
         let expected = """
             (empty cache)

@@ -1,4 +1,5 @@
 import Signals
+import TestSupport
 import Testing
 
 @Suite struct ErasureTests {

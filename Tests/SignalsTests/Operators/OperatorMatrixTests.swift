@@ -1,4 +1,5 @@
 import Signals
+import TestSupport
 import Testing
 
 /// The rules every operator must keep, run over each one: a cancel during delivery stops it, a re-entrant

@@ -1,5 +1,6 @@
 import Dispatch
 import Signals
+import TestSupport
 import Testing
 
 @Suite struct TimeOperatorTests {

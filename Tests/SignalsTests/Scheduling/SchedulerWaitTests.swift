@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Signals
@@ -7,11 +8,12 @@ import Testing
     func resumesAtDeadline() async throws {
         let scheduler = TestScheduler()
         let woke = Locked(false)
-        let waiter = Task {
+        // Started inline: its wake-up is on the scheduler when this returns.
+        let waiter = startedInline {
             try await scheduler.wait(for: .seconds(2))
             woke.withLock { $0 = true }
         }
-        #expect(await yieldUntil { scheduler.pendingCount == 1 })
+        #expect(scheduler.pendingCount == 1)
         scheduler.advance(by: .seconds(1))
         #expect(!woke.withLock { $0 })
         scheduler.advance(by: .seconds(1))
@@ -23,8 +25,8 @@ import Testing
     @Test("a cancelled wait throws CancellationError and cancels its wake-up")
     func cancelled() async {
         let scheduler = TestScheduler()
-        let waiter = Task { try await scheduler.wait(for: .seconds(5)) }
-        #expect(await yieldUntil { scheduler.pendingCount == 1 })
+        let waiter = startedInline { try await scheduler.wait(for: .seconds(5)) }
+        #expect(scheduler.pendingCount == 1)
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(scheduler.pendingCount == 0)

@@ -87,33 +87,3 @@ extension Publisher where Output: Equatable {
         return recorder
     }
 }
-
-/// A thread-safe counter / box for tests.
-final class Box<Value: Sendable>: Sendable {
-    private let state: Locked<Value>
-    init(_ value: Value) { state = Locked(value) }
-    var value: Value {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
-    }
-    func mutate<R>(_ body: (inout Value) -> R) -> R { state.withLock(body) }
-}
-
-/// An object whose release a test watches through a weak reference.
-final class Token: Sendable {}
-
-/// Runs `body(index)` for `0..<iterations` on as many threads as the machine has, and returns when all end.
-func concurrently(_ iterations: Int, _ body: @Sendable (Int) -> Void) {
-    DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
-}
-
-/// Yields until `condition` holds, at most `limit` times; returns whether it held. For a state another task
-/// reaches without a signal to await (a task that has scheduled its wake-up, a task that has returned): the
-/// outcome does not depend on timing, only on that task getting to run.
-func yieldUntil(limit: Int = 100_000, _ condition: () -> Bool) async -> Bool {
-    for _ in 0..<limit {
-        if condition() { return true }
-        await Task.yield()
-    }
-    return condition()
-}
