@@ -36,7 +36,10 @@ let package = Package(
         .executableTarget(name: "LoftPostgresDemo", dependencies: ["LoftPostgres", concurrencyHelpers], path: "Demo"),
         .testTarget(
             name: "LoftPostgresTests",
-            dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), concurrencyHelpers]),
+            dependencies: [
+                "LoftPostgres", .product(name: "LoftTesting", package: "Loft"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), concurrencyHelpers,
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

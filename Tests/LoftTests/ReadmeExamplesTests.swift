@@ -324,15 +324,17 @@ let api = ExampleAPI()
 
     @Test("testing with LoftTesting")
     func testing() async {
-        let scheduler = TestScheduler()
-        let testClient = QueryClient(scheduler: scheduler)
+        let test = TestQueryClient()
         let fetcher = ScriptedFetcher<Void, Int>(.fail(ExampleError.offline), .answer(1))
-        let counter = Query(key: "counter", behavior: .startImmediately(()), client: testClient, fetcher: fetcher.fetch)
-        await testClient.waitUntilIdle()
-        scheduler.advance(by: .seconds(1))
-        await testClient.waitUntilIdle()
-        assert(counter.state.value == 1)
+        let counter = Query(
+            key: "counter", behavior: .startImmediately(()), client: test.client, fetcher: fetcher.fetch)
+        await test.waitUntilIdle()
+        await test.advance(by: .seconds(1))  // the retry's back-off, in virtual time
+        await test.until { counter.state.value == 1 }
+        assert(test.fetchReasons(for: "counter") == [.firstUse])
+        test.setOnline(false)
         #expect(counter.state.value == 1)
+        #expect(fetcher.callCount == 2)
     }
 }
 
@@ -411,6 +413,9 @@ let api = ExampleAPI()
     func defaultsAndFilters() async {
         let client = QueryClient(scheduler: TestScheduler())
         client.setQueryDefaults(QueryDefaults(staleTime: .seconds(60)), for: "settings")
+        let live = QueryDefaults(retry: .never, pollingBehavior: .pollEvery(.seconds(30)))
+        client.setQueryDefaults(live, for: ["settings", "live"])
+        // ["settings", "live", 1]: fresh for 60 s (from "settings"); no retries, and polled (from the longer prefix).
         client.setOnline(false)
         let theme: QueryKey = ["settings", "theme"]
         let settings = Query<Void, String>(key: theme, behavior: .startImmediately(()), client: client) { "dark" }
@@ -422,6 +427,8 @@ let api = ExampleAPI()
         await client.waitUntilIdle()
         #expect(paused == 1)
         #expect(settings.state.value == "dark")
+        #expect(client.defaults(for: ["settings", "live", 1]).staleTime == .seconds(60))
+        #expect(client.defaults(for: ["settings", "live", 1]).pollingBehavior == .pollEvery(.seconds(30)))
     }
 
     @Test("virtual time")

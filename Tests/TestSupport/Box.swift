@@ -4,15 +4,18 @@ import Signals
 public final class Box<Value: Sendable>: Sendable {
     private let state: Locked<Value>
 
+    /// Holds `value`.
     public init(_ value: Value) {
         state = Locked(value)
     }
 
+    /// The value now; setting it replaces it.
     public var value: Value {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
     }
 
+    /// Changes the value in place, under the lock; returns what `body` returns.
     public func mutate<R>(_ body: (inout Value) -> R) -> R {
         state.withLock(body)
     }
@@ -20,5 +23,6 @@ public final class Box<Value: Sendable>: Sendable {
 
 /// An object whose release a test watches through a weak reference.
 public final class Token: Sendable {
+    /// Makes a token.
     public init() {}
 }

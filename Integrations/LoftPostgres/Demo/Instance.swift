@@ -90,7 +90,7 @@ final class Instance: Sendable {
 
     private func invalidate(_ key: Int) async {
         let sent = Clock.nanoseconds()
-        await client.invalidateQueries(QueryKey(parts: [.string("user"), .int(key)]), exact: true)
+        await client.invalidateQueries(QueryKey(parts: [.string("user"), .int(key)]), exact: true).settled()
         say("invalidated \(sent)")
     }
 

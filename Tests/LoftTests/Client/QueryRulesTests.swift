@@ -26,7 +26,8 @@ import Testing
             client: harness.client
         ) { 1 }
         var second: Query<Void, Int>? = Query(
-            key: "two", options: QueryOptions(gcTime: .seconds(20)), client: harness.client) { 1 }
+            key: "two", options: QueryOptions(gcTime: .seconds(20)), client: harness.client
+        ) { 1 }
         await harness.client.waitUntilIdle()
         (first, second) = (nil, nil)
         await harness.advance(by: .seconds(19))
@@ -171,7 +172,8 @@ import Testing
     func cancelWithoutRevertKeepsError() async throws {
         let harness = TestQueryClient(defaults: QueryDefaults(retry: .never))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.status(500)), .hang())
-        let query = Query(key: "failed", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
+        let query = Query(
+            key: "failed", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()
         #expect(query.snapshot.status == .error)
         query.refetch()

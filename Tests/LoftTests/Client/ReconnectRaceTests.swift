@@ -29,7 +29,9 @@ import Testing
         harness.client.setOnline(false)
         let calls = Atomic<Int>(0)
         let queries = (0..<3_000).map { (index: Int) in
-            Query<Void, Int>(key: QueryKey("race", round, index), behavior: .startImmediately(()), client: harness.client) {
+            Query<Void, Int>(
+                key: QueryKey("race", round, index), behavior: .startImmediately(()), client: harness.client
+            ) {
                 calls.add(1, ordering: .relaxed)
                 return index
             }
@@ -48,7 +50,9 @@ import Testing
         let harness = TestQueryClient(defaults: QueryDefaults(retry: .count(1)))
         let calls = Atomic<Int>(0)
         let queries = (0..<1_000).map { (index: Int) in
-            Query<Void, Int>(key: QueryKey("focus", round, index), behavior: .startImmediately(()), client: harness.client) {
+            Query<Void, Int>(
+                key: QueryKey("focus", round, index), behavior: .startImmediately(()), client: harness.client
+            ) {
                 // The first attempt fails; its retry comes due while unfocused and waits.
                 if calls.add(1, ordering: .relaxed).newValue <= 1_000 { throw APIError.offline }
                 return index

@@ -18,7 +18,8 @@ import Testing
         let changes = PublisherRecorder(client.sharedChanges)
         _ = try await client.fetchQuery(["user", 1]) { User(id: 1, name: "Ada") }
         Self.invalidateWithoutWaiting(client) { $0.invalidateQueries(["user"]) }
-        await client.invalidateQueries(["user", 1], exact: true, filter: QueryFilter(type: .inactive, isStale: true)).settled()
+        await client.invalidateQueries(["user", 1], exact: true, filter: QueryFilter(type: .inactive, isStale: true))
+            .settled()
         Self.invalidateWithoutWaiting(client) { $0.invalidateQueries(tagged: "todos", refetchType: .none) }
         await client.invalidateQueries(tagged: ["todo", 7], exact: true).settled()
         Self.invalidateWithoutWaiting(client) {

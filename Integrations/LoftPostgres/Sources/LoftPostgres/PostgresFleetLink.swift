@@ -10,7 +10,7 @@ import PostgresNIO
 /// ```swift
 /// let link = PostgresFleetLink(client: client, cache: shared)
 /// link.start()
-/// await client.invalidateQueries(["user", 42])  // every instance's ["user", 42] is now stale
+/// await client.invalidateQueries(["user", 42]).settled()  // every instance's ["user", 42] is now stale
 /// ```
 ///
 /// **Behavior**

@@ -50,7 +50,7 @@ struct Instance {
             _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
             _ = try await instance.client.fetchQuery(["team", 1]) { Profile(id: 9, name: "Core") }
         }
-        await fleet[0].client.invalidateQueries(["user"])
+        await fleet[0].client.invalidateQueries(["user"]).settled()
         for instance in fleet[1...] { await instance.applied(1) }
         for instance in fleet {
             #expect(try instance.isStale(["user", 1]))
@@ -68,8 +68,8 @@ struct Instance {
         _ = try await receiver.client.fetchQuery(["user", 42]) { Profile(id: 42, name: "Forty-two") }
         _ = try await receiver.client.fetchQuery(["todo", 7], tags: ["todos"]) { Profile(id: 7, name: "Seven") }
         _ = try await receiver.client.fetchQuery(["team", 1]) { Profile(id: 1, name: "Core") }
-        await sender.client.invalidateQueries(["user", 4], exact: true)
-        await sender.client.invalidateQueries(tagged: "todos")
+        await sender.client.invalidateQueries(["user", 4], exact: true).settled()
+        await sender.client.invalidateQueries(tagged: "todos").settled()
         sender.client.removeQueries(["team"], filter: QueryFilter(type: .inactive))
         await receiver.applied(3)
         #expect(try receiver.isStale(["user", 4]))
@@ -112,8 +112,8 @@ struct Instance {
         ]
         for key in keys { _ = try await fetch(0, key) }
         #expect(upstream.count == 4)
-        await fleet[0].client.invalidateQueries(["user", 4])
-        await fleet[0].client.invalidateQueries(["list", ["page": 1]])
+        await fleet[0].client.invalidateQueries(["user", 4]).settled()
+        await fleet[0].client.invalidateQueries(["list", ["page": 1]]).settled()
         await fleet[1].applied(2)
         for key in keys { _ = try await fetch(1, key) }  // the others' first read of each key
         // ["user", 4] and ["user", 4, "posts"] are under the prefix, the list's dictionary covers the stored
@@ -235,7 +235,7 @@ struct Instance {
         let link = PostgresFleetLink(client: client, cache: cache)
         let log = EventLog(link.events)
         link.start()
-        await client.invalidateQueries(["user"])
+        await client.invalidateQueries(["user"]).settled()
         let failed = await log.first { if case .sendFailed = $0 { true } else { false } }
         guard case .sendFailed(let change, .unavailable)? = failed else {
             Issue.record("expected an unavailable store, got \(String(describing: failed))")

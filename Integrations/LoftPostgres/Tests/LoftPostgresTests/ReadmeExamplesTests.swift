@@ -42,7 +42,7 @@ import Testing
         let link = PostgresFleetLink(client: client, cache: shared)
         link.start()
         await link.waitUntilListening()
-        await client.invalidateQueries(["user", 42])  // every instance's ["user", 42] is stale now
+        await client.invalidateQueries(["user", 42]).settled()  // every instance's ["user", 42] is stale now
         client.setQueryData(Profile(id: 42, name: "Ada L."), for: ["user", 42])  // and this is their value
 
         await other.applied(2)

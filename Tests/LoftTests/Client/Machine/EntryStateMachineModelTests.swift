@@ -26,7 +26,8 @@ import Testing
 
     private func walk(seed: UInt64, steps: Int) {
         var random = SeededRandom(seed: seed)
-        var machine = EntryStateMachine(key: MachineScript.key, gcTime: .seconds(Int.random(in: 1...300, using: &random)))
+        var machine = EntryStateMachine(
+            key: MachineScript.key, gcTime: .seconds(Int.random(in: 1...300, using: &random)))
         var model = Model()
         var now: Int64 = 0
         for step in 0..<steps {
@@ -144,7 +145,8 @@ import Testing
     ) -> EntryEvent {
         let fetchID = machine.fetchID ?? machine.nextFetchID
         // Mostly the fetch in flight; now and then an older or a future one.
-        let someFetch = Int.random(in: 0..<4, using: &random) > 0 ? fetchID : UInt64.random(in: 0...fetchID + 1, using: &random)
+        let someFetch =
+            Int.random(in: 0..<4, using: &random) > 0 ? fetchID : UInt64.random(in: 0...fetchID + 1, using: &random)
         let observer = UInt64.random(in: 1...4, using: &random)
         switch Int.random(in: 0..<22, using: &random) {
         case 0...3:
@@ -178,15 +180,18 @@ import Testing
         case 12, 13:
             let options = MachineScript.observer(
                 staleTime: staleTimes.randomElement(using: &random) ?? .zero,
-                gcTime: gcTimes.randomElement(using: &random) ?? .zero, isEnabled: Int.random(in: 0..<4, using: &random) > 0,
+                gcTime: gcTimes.randomElement(using: &random) ?? .zero,
+                isEnabled: Int.random(in: 0..<4, using: &random) > 0,
                 onFocus: triggers.randomElement(using: &random) ?? .ifStale,
                 onReconnect: triggers.randomElement(using: &random) ?? .ifStale)
-            return machine.observers[observer] == nil ? .observerAdded(observer, options) : .observerChanged(observer, options)
+            return machine.observers[observer] == nil
+                ? .observerAdded(observer, options) : .observerChanged(observer, options)
         case 14, 15:
             return .observerRemoved(observer)
         case 16:
             return .dataSet(
-                Int.random(in: 0..<3, using: &random), updatedAt: MachineScript.instant(now), .always, isRestored: false,
+                Int.random(in: 0..<3, using: &random), updatedAt: MachineScript.instant(now), .always,
+                isRestored: false,
                 nil, expecting: nil)
         case 17:
             let types: [RefetchType] = [.active, .inactive, .all, .none]

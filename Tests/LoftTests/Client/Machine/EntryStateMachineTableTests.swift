@@ -93,7 +93,10 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             holds: { $0.data as? Int == 1 && $0.fetchStatus == .fetching }),
         MachineScript(
             "a failed refetch keeps the data, records the error and marks the entry invalidated",
-            [.write(0, 1), .fetch(1, .explicit, waiter: 1), .at(2, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1))],
+            [
+                .write(0, 1), .fetch(1, .explicit, waiter: 1),
+                .at(2, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1)),
+            ],
             [
                 .resume(waiter(1), .failure(APIError.offline)), .emit(.updated(key)),
                 .emit(.fetchFinished(key, error: APIError.offline)),

@@ -125,7 +125,9 @@ extension MachineScript.Step {
     }
 
     static func write(_ seconds: Int64, _ value: Int) -> Self {
-        at(seconds, .dataSet(value, updatedAt: MachineScript.instant(seconds), .always, isRestored: false, nil, expecting: nil))
+        at(
+            seconds,
+            .dataSet(value, updatedAt: MachineScript.instant(seconds), .always, isRestored: false, nil, expecting: nil))
     }
 
     static func observe(_ seconds: Int64, _ id: UInt64, _ observer: EntryObserver = MachineScript.observer()) -> Self {

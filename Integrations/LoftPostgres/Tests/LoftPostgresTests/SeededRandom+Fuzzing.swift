@@ -1,18 +1,6 @@
-/// SplitMix64: the same numbers on every run.
-struct SeededRandom {
-    private var state: UInt64
+import LoftTesting
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
+/// What the fuzz-style tests draw from LoftTesting's `SeededRandom` (the same numbers on every run).
 extension SeededRandom {
     /// A number in `0..<count`.
     mutating func below(_ count: Int) -> Int {
