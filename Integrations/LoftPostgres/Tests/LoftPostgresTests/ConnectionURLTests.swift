@@ -1,5 +1,6 @@
 import Loft
 import LoftPostgres
+import LoftTesting
 import Testing
 
 /// The URL parser reads what a user (or an environment) wrote: it answers every string with a configuration

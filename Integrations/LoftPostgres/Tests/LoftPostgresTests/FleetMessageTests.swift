@@ -1,5 +1,6 @@
 import Foundation
 import Loft
+import LoftTesting
 import Testing
 
 @testable import LoftPostgres
