@@ -61,6 +61,8 @@ do {
     print("The tour stopped: \(error)")
     exit(1)
 }
-print("The cache now (CacheInspector, the terminal's devtools):\n")
+print(
+    "The cache now (CacheInspector, the terminal's devtools). An entry nobody observes is stale only when it was\n"
+        + "invalidated or has no data: no query's staleTime applies to it.\n")
 print(CacheInspector(client: client).render())
 print("\nNext: `swift run Playground --signals` for the layer underneath, the README for every feature, `swift test`.")
