@@ -64,9 +64,6 @@ extension QueryClient {
         tags: [QueryTag],
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let entry = entry(for: key)
-        if !tags.isEmpty { tag(entry, with: tags) }
-        if let persistence = persistence(for: T.self, key: key) { entry.adoptPersistence(persistence) }
         let defaults = defaults(for: key)
         let request = FetchRequest(
             fetch: { try await fetcher() },
@@ -75,6 +72,15 @@ extension QueryClient {
             structuralSharing: defaults.structuralSharing,
             reason: reason
         )
-        return try cast(try await entry.fetchValue(request, intent), to: T.self, key: key)
+        while true {
+            let entry = entry(for: key)
+            if !tags.isEmpty { tag(entry, with: tags) }
+            if let persistence = persistence(for: T.self, key: key) { entry.adoptPersistence(persistence) }
+            do {
+                return try cast(try await entry.fetchValue(request, intent), to: T.self, key: key)
+            } catch is EntryRemovedError {
+                // Removed between the lookup and the request: the key's next entry answers.
+            }
+        }
     }
 }

@@ -216,11 +216,17 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// - Throws: the fetcher's error once retries are exhausted, or `QueryError.cancelled`.
     public func value(for request: Request) async throws -> Response {
         locked.withLock { $0.request = request }
-        let context = attach(to: key(for: request))
-        let intent = FetchIntent.ifStale(context.resolved.staleTime)
-        let value = try await context.entry.fetchValue(
-            fetchRequest(request, reason: .manual, context.resolved), intent, observer: context.observerID)
-        return try cast(value, to: Response.self, key: context.entry.key)
+        while true {
+            let context = attach(to: key(for: request))
+            let intent = FetchIntent.ifStale(context.resolved.staleTime)
+            do {
+                let value = try await context.entry.fetchValue(
+                    fetchRequest(request, reason: .manual, context.resolved), intent, observer: context.observerID)
+                return try cast(value, to: Response.self, key: context.entry.key)
+            } catch is EntryRemovedError {
+                // Removed between attaching and the request: the query follows the key to its next entry.
+            }
+        }
     }
 
     /// Marks this query's key stale and refetches it if the query is enabled.

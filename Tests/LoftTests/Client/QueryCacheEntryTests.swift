@@ -4,6 +4,19 @@ import Testing
 @testable import Loft
 
 @Suite struct QueryCacheEntryTests {
+    @Test("a fetch request that reaches a removed entry is sent back, and the key's next entry answers")
+    func removedEntrySendsRequestsOn() async throws {
+        let harness = TestQueryClient()
+        harness.client.setQueryData(1, for: "k")
+        let removed = harness.client.entry(for: "k")
+        harness.client.removeQueries("k")
+        let request = FetchRequest(fetch: { 2 }, retry: .never, structuralSharing: true, reason: .manual)
+        await #expect(throws: EntryRemovedError.self) { try await removed.fetchValue(request, .ifStale(.zero)) }
+        #expect(removed.snapshot.data as? Int == 1, "a removed entry takes no event")
+        #expect(try await harness.client.fetchQuery("k") { 3 } == 3)
+        #expect(harness.client.existingEntry(for: "k") !== removed)
+    }
+
     @Test("observers coming and going publish nothing: releasing n consumers costs no n² notifications")
     func observersArriveAndLeaveSilently() {
         let harness = TestQueryClient()

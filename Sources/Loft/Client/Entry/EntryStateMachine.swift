@@ -11,8 +11,14 @@
 ///   disabled one never is;
 /// - what the last observer leaving does to a fetch in flight (its retries stop; a paused first fetch, or one
 ///   whose fetcher reacts to cancellation, is cancelled);
-/// - the deadlines of garbage collection and of the next moment the data turns stale;
-/// - when the persistent cache is read or written.
+/// - the deadlines of garbage collection (the longest `gcTime` of the observers, the defaults' while none gave
+///   one) and of the next moment the data turns stale;
+/// - when the persistent cache is read or written;
+/// - that a removed entry takes no event (a caller that reaches it is answered).
+///
+/// Its actions and outputs are `Equatable`: the tests feed it events with instants and compare what comes out
+/// (`EntryStateMachineTableTests`), and walk it through seeded random events against its invariants
+/// (`EntryStateMachineModelTests`).
 package struct EntryStateMachine: Sendable {
     struct Fetch: Sendable {
         let id: UInt64
@@ -185,12 +191,12 @@ package struct EntryStateMachine: Sendable {
     }
 
     /// A removed entry takes no event: nothing changes, nothing starts, no timer is set. A caller that reached
-    /// it anyway is answered (its fetch with `QueryError.cancelled`: the entry is gone), and a task made for it
-    /// is cancelled.
+    /// it anyway is answered (a fetch request with `EntryRemovedError`, on which the caller asks the key's next
+    /// entry), and a task made for it is cancelled.
     private mutating func removedEntryTook(_ event: EntryEvent, _ output: inout Output) {
         switch event {
         case .fetchRequested(_, _, _, let waiter?), .storeChecked(_, _, _, let waiter?, _, _):
-            output.actions.append(.resume(waiter, .failure(QueryError.cancelled(key: key))))
+            output.actions.append(.resume(waiter, .failure(EntryRemovedError())))
         case .waiterJoined(let waiter, _):
             answer(waiter, &output)
         case .taskCreated(_, let task, _):

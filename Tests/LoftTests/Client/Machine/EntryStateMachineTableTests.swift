@@ -305,9 +305,9 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             [.emit(.fetchFinished(key, error: cancelled)), .setAlarm(at(301))],
             holds: { $0.fetchStatus == .idle }),
         MachineScript(
-            "a removed entry takes no event; a caller that reaches it is answered",
+            "a removed entry takes no event; a fetch request that reaches it is sent to the key's next entry",
             [.write(0, 1), .at(1, .removed), .fetch(2, waiter: 1)],
-            [.resume(waiter(1), .failure(cancelled))]),
+            [.resume(waiter(1), .failure(EntryRemovedError()))]),
     ]
 
     @Test("paused and resumed fetches, and removal", arguments: pausing)
