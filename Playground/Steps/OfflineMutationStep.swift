@@ -41,7 +41,7 @@ let offlineMutationStep = TourStep(
     await after.waitUntilIdle()
     lines.append("after the restart, still offline: \(resumed) call resumed, server saw \(server.log.count)")
     after.setOnline(true)
-    while after.isMutating() > 0 { await Task.yield() }
+    await after.waitUntilIdle()  // the resumed call runs, now online, and settles
     lines.append("back online: the server accepted \(server.log.joined(separator: ", "))")
     lines.append("resuming again sends nothing: \(after.resumePausedMutations()) resumed")
     return lines
