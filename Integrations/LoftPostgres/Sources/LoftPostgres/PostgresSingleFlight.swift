@@ -23,6 +23,9 @@ import PostgresNIO
 ///   instance that held it died: its lock went with its connection, or its upstream failed).
 /// - An upstream error reaches the callers of the instance that called it; the waiting instances then try
 ///   themselves.
+/// - A fresh row that does not decode as the type asked (a type that changed in a rolling deploy) is a miss:
+///   `skippedRows` reports it with the key and both types, the upstream is called, and its value replaces the
+///   row.
 /// - Every step waits at most the cache's timeout, and a caller waits for another instance at most
 ///   `maximumWait`: then it throws `CacheError.timedOut`, never hangs. A server that cannot be reached throws
 ///   `CacheError.unavailable`.
@@ -40,6 +43,14 @@ public final class PostgresSingleFlight: Sendable {
     public let maximumWait: Duration
     private let locks: PostgresLink
     private let flights = NIOLockedValueBox<[QueryKey: Task<any Sendable, any Error>]>([:])
+    private let skipped = PassthroughSubject<CacheError, Never>()
+
+    /// Every fresh row that was skipped because it did not decode as the type asked for
+    /// (`CacheError.undecodableValue`, naming the key, the stored type and the expected one), each time it is
+    /// read: the key was fetched from the upstream instead.
+    public var skippedRows: AnyPublisher<CacheError, Never> {
+        skipped.eraseToAnyPublisher()
+    }
 
     /// Single flight over `cache`'s table.
     public init(
@@ -110,7 +121,8 @@ public final class PostgresSingleFlight: Sendable {
         }
     }
 
-    /// The row of `key` if it was saved less than `freshFor` ago by the server's clock.
+    /// The row of `key` if it was saved less than `freshFor` ago by the server's clock and decodes as `Value`
+    /// (one that does not is reported on `skippedRows` and is a miss).
     private func freshValue<Value: Decodable>(_ key: QueryKey, _ keyText: String, _ type: Value.Type)
         async throws(CacheError) -> Value?
     {
@@ -123,7 +135,15 @@ public final class PostgresSingleFlight: Sendable {
         let rows = try await cache.link.perform("read of \(key)", failure: { .readFailed(path: store, reason: $0) }) {
             $0.query(statement, logger: logger).map { Array($0.rows) }
         }
-        return try rows.first.map { row throws(CacheError) in try cache.decode(row, key: key, as: Value.self).value }
+        guard let row = rows.first else { return nil }
+        do {
+            return try cache.decode(row, key: key, as: Value.self).value
+        } catch .undecodableValue(let key, let storedType, let expectedType, let reason) {
+            // A row of another type is a miss: reported, and replaced by the upstream's value.
+            skipped.send(
+                .undecodableValue(key: key, storedType: storedType, expectedType: expectedType, reason: reason))
+            return nil
+        }
     }
 
     private func tryLock(_ lock: Int64) async throws(CacheError) -> Bool {

@@ -41,6 +41,43 @@ import Testing
         #expect(perKey.counts == Dictionary(uniqueKeysWithValues: (0..<keys).map { ($0, 1) }))
     }
 
+    @Test func aRowOfAnotherTypeIsAMissThatThreeInstancesFetchOnceAndReplace() async throws {
+        let table = TestServer.uniqueTable()
+        let caches = try (0..<3).map { _ in try TestServer.cache(table: table) }
+        // What an instance of the previous deploy saved: a String where this one reads a Profile.
+        try caches[0].save("Ada, as an older type", for: ["user", 7])
+        let fleet = caches.map { PostgresSingleFlight(cache: $0, freshFor: .seconds(60)) }
+        let skipped = NIOLockedValueBox<[CacheError]>([])
+        let subscriptions = fleet.map { instance in
+            instance.skippedRows.sink { error in skipped.withLockedValue { $0.append(error) } }
+        }
+        let upstream = UpstreamCalls()
+        try await withThrowingTaskGroup(of: Profile.self) { group in
+            for instance in fleet {
+                group.addTask {
+                    try await instance.value(for: ["user", 7], as: Profile.self) {
+                        upstream.record()
+                        return Profile(id: 7, name: "Ada")
+                    }
+                }
+            }
+            for try await profile in group { #expect(profile == Profile(id: 7, name: "Ada")) }
+        }
+        #expect(upstream.count == 1)
+        #expect(try caches[1].get(Profile.self, for: ["user", 7])?.value == Profile(id: 7, name: "Ada"))
+        let reports = skipped.withLockedValue { $0 }
+        #expect(!reports.isEmpty)
+        for report in reports {
+            guard case .undecodableValue(let key, _, let expectedType, _) = report else {
+                Issue.record("not an undecodable row: \(report)")
+                continue
+            }
+            #expect(key == ["user", 7])
+            #expect(expectedType.contains("Profile"))
+        }
+        _ = subscriptions
+    }
+
     @Test func aFreshRowAnswersWithoutTheUpstream() async throws {
         let cache = try TestServer.cache()
         try cache.save(Profile(id: 1, name: "saved"), for: ["user", 1])
