@@ -201,8 +201,6 @@ package struct EntryStateMachine: Sendable {
             answer(waiter, &output)
         case .taskCreated(_, let task, _):
             output.actions.append(.cancelTask(task))
-        case .observerRemoved(let id):
-            if let removed = observers.removeValue(forKey: id) { tally.count(removed, -1) }
         default:
             break
         }
