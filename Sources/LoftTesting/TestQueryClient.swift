@@ -33,15 +33,35 @@ public final class TestQueryClient: Sendable {
     ///   - cacheConfig: how it is used. Default: the global one.
     ///   - isFocused: whether the app starts focused. Default true.
     ///   - isOnline: whether the network starts online. Default true.
-    public init(
+    public convenience init(
         defaults: QueryDefaults = QueryDefaults(), cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil, isFocused: Bool = true, isOnline: Bool = true
     ) {
         let scheduler = TestScheduler()
+        self.init(
+            scheduler: scheduler,
+            client: QueryClient(
+                cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
+                isFocused: isFocused, isOnline: isOnline))
+    }
+
+    /// Makes a client on a new `TestScheduler` whose queries persist in a network cache (such as a
+    /// `TestNetworkCache`); the other parameters are those of `init(defaults:cache:...)`.
+    public convenience init(
+        defaults: QueryDefaults = QueryDefaults(), cache: any AsyncQueryCacheType,
+        cacheConfig: QueryCacheConfig? = nil, isFocused: Bool = true, isOnline: Bool = true
+    ) {
+        let scheduler = TestScheduler()
+        self.init(
+            scheduler: scheduler,
+            client: QueryClient(
+                cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
+                isFocused: isFocused, isOnline: isOnline))
+    }
+
+    private init(scheduler: TestScheduler, client: QueryClient) {
         self.scheduler = scheduler
-        client = QueryClient(
-            cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler, isFocused: isFocused,
-            isOnline: isOnline)
+        self.client = client
         events = PublisherRecorder(client.events)
     }
 

@@ -39,14 +39,30 @@ public final class QueryClient: Sendable {
     public let scheduler: any Scheduler
     /// Where state changes are delivered to queries (default: immediately, on the thread that changed them).
     public let deliveryScheduler: any Scheduler
-    private let explicitCache: (any QueryCacheType)?
+    private let explicitCache: EntryPersistence.Provider?
     private let explicitCacheConfig: QueryCacheConfig?
 
     /// The persistent cache of this client's queries that name none: the one given at creation, else the
     /// global one (read when a query is made, so a client made before `QueryPersistenceDefaults.configure`
-    /// still sees it).
+    /// still sees it). Nil for a client on a network cache (`networkCache`).
     public var cache: (any QueryCacheType)? {
-        explicitCache ?? QueryPersistenceDefaults.cache
+        switch explicitCache {
+        case .local(let cache): cache
+        case .network: nil
+        case nil: QueryPersistenceDefaults.cache
+        }
+    }
+
+    /// The network cache this client was made with (`init(cache:cacheConfig:...)` with an
+    /// `AsyncQueryCacheType`), if any: its queries that name no cache of their own persist there.
+    public var networkCache: (any AsyncQueryCacheType)? {
+        guard case .network(let cache) = explicitCache else { return nil }
+        return cache
+    }
+
+    /// Where queries that name no cache persist.
+    private var provider: EntryPersistence.Provider? {
+        explicitCache ?? QueryPersistenceDefaults.cache.map { .local($0) }
     }
 
     /// How this client's queries use their persistent cache when they say nothing: the configuration given at
@@ -72,7 +88,7 @@ public final class QueryClient: Sendable {
     ///   - deliveryScheduler: where queries deliver state changes (default: immediately).
     ///   - isFocused: whether the app starts focused (default true); see `setFocused(_:)`.
     ///   - isOnline: whether the network starts online (default true); see `setOnline(_:)`.
-    public init(
+    public convenience init(
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,
         defaults: QueryDefaults = QueryDefaults(),
@@ -81,10 +97,40 @@ public final class QueryClient: Sendable {
         isFocused: Bool = true,
         isOnline: Bool = true
     ) {
+        self.init(
+            provider: cache.map { .local($0) }, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
+            deliveryScheduler: deliveryScheduler, isFocused: isFocused, isOnline: isOnline)
+    }
+
+    /// Makes a client whose queries persist in a cache on a network (`AsyncQueryCacheType`), which it awaits
+    /// and never blocks a thread on; the other parameters are those of `init(cache:cacheConfig:defaults:...)`.
+    ///
+    /// Queries that name a cache of their own use theirs. The mutation journal stays local: with no
+    /// `QueryPersistenceDefaults.cache`, paused mutation calls are not kept across restarts.
+    public convenience init(
+        cache: any AsyncQueryCacheType,
+        cacheConfig: QueryCacheConfig? = nil,
+        defaults: QueryDefaults = QueryDefaults(),
+        scheduler: any Scheduler = DispatchQueue(label: "loft.client.timers"),
+        deliveryScheduler: any Scheduler = ImmediateScheduler.shared,
+        isFocused: Bool = true,
+        isOnline: Bool = true
+    ) {
+        self.init(
+            provider: .network(cache), cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
+            deliveryScheduler: deliveryScheduler, isFocused: isFocused, isOnline: isOnline)
+    }
+
+    private init(
+        provider: EntryPersistence.Provider?, cacheConfig: QueryCacheConfig?, defaults: QueryDefaults,
+        scheduler: any Scheduler, deliveryScheduler: any Scheduler, isFocused: Bool, isOnline: Bool
+    ) {
+        let cache: (any QueryCacheType)? =
+            if case .local(let local) = provider { local } else { nil }
         self.defaults = defaults
         self.scheduler = scheduler
         self.deliveryScheduler = deliveryScheduler
-        explicitCache = cache
+        explicitCache = provider
         explicitCacheConfig = cacheConfig
         context = ClientContext(
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
@@ -161,8 +207,8 @@ public final class QueryClient: Sendable {
         for type: Value.Type, cache explicitCache: (any QueryCacheType)? = nil, config: QueryCacheConfig? = nil,
         key: QueryKey
     ) -> EntryPersistence? {
-        guard let cache = explicitCache ?? cache else { return nil }
-        let persistence = EntryPersistence.make(Value.self, cache: cache, config: config ?? cacheConfig)
+        guard let provider = explicitCache.map(EntryPersistence.Provider.local) ?? provider else { return nil }
+        let persistence = EntryPersistence.make(Value.self, provider: provider, config: config ?? cacheConfig)
         if persistence == nil, explicitCache != nil {
             context.emit(.persistenceFailed(key, error: CacheError.notCodable(key: key, type: "\(Value.self)")))
         }
@@ -217,8 +263,19 @@ public final class QueryClient: Sendable {
     /// `setQueryData` without publishing a shared change: a write the client makes for itself (a streamed
     /// query's elements, which each instance streams on its own).
     package func writeData<T: Sendable>(_ value: T, for key: QueryKey, updatedAt: SchedulerInstant? = nil) {
-        entry(for: key).setData(
+        let entry = entry(for: key)
+        persistWrites(of: T.self, to: entry)
+        entry.setData(
             value, updatedAt: updatedAt ?? scheduler.now, structuralSharing: defaults(for: key).structuralSharing)
+    }
+
+    /// Gives an entry that no query persisted yet the client's persistence of `T`, so that the value written
+    /// next is saved (with the client's cache and configuration).
+    private func persistWrites<T: Sendable>(of type: T.Type, to entry: QueryCacheEntry) {
+        guard explicitCache != nil || QueryPersistenceDefaults.cache != nil, !entry.isPersisted,
+            let persistence = persistence(for: T.self, key: entry.key)
+        else { return }
+        entry.adoptPersistenceForWriting(persistence)
     }
 
     /// Replaces the data of `key` with `updater(old)` atomically: when another write lands while the updater
@@ -245,6 +302,7 @@ public final class QueryClient: Sendable {
         let structuralSharing = defaults(for: key).structuralSharing
         while true {
             let entry = entry(for: key)
+            persistWrites(of: T.self, to: entry)
             // nil: the entry was removed meanwhile (collected): the write goes to the key's next entry.
             guard let isChanged = try entry.update(at: scheduler.now, structuralSharing: structuralSharing, updater)
             else { continue }

@@ -4,7 +4,8 @@ import Dispatch
 /// client, on a serial queue of its own, counted by the client's work tracker.
 ///
 /// A save is queued under its key (and the cache it goes to) and the caller returns at once; the writer
-/// encodes and writes the queued values one at a time, keys in the order their first queued save came. A
+/// encodes and writes the queued values one at a time (a network provider's awaited in a task, so that no
+/// thread waits for it), keys in the order their first queued save came. A
 /// newer save of a key replaces the one still queued, so only the latest value of a key is written; an entry
 /// queues its saves while it holds its lock, so they reach the writer in the order of its changes. Until a
 /// value is written, a read of its key through the writer (`pending`) gets it, so an entry made again for the
@@ -92,11 +93,22 @@ package final class PersistenceWriter: Sendable {
         }
     }
 
-    /// Writes queued saves until none is left.
+    /// Writes queued saves until none is left. A save to a network provider is awaited in a tracked task,
+    /// which drains the rest on the queue once it is written: the queue's thread never waits for a network.
     private func drain() {
         while let (slot, save) = next() {
             do throws(CacheError) {
-                try save.persistence.save(save.value, for: slot.key, at: save.savedAt)
+                guard try save.persistence.saveLocally(save.value, for: slot.key, at: save.savedAt) else {
+                    tracker.spawn { [self] in
+                        do throws(CacheError) {
+                            try await save.persistence.saveAwaiting(save.value, for: slot.key, at: save.savedAt)
+                        } catch {
+                            events.send(.persistenceFailed(slot.key, error: error))
+                        }
+                        start()
+                    }
+                    return
+                }
             } catch {
                 events.send(.persistenceFailed(slot.key, error: error))
             }

@@ -63,7 +63,7 @@ import Testing
         }
         if data != .none {
             _ = machine.handle(
-                .dataSet(1, updatedAt: start, .always, isRestored: false, nil, expecting: nil), at: start,
+                .dataSet(1, updatedAt: start, .always, .local, nil, expecting: nil), at: start,
                 conditions: conditions)
         }
         if data == .invalidated {

@@ -229,6 +229,19 @@ import Testing
         #expect(persistenceErrors(harness) == [.notCodable(key: "opaque", type: "Opaque")])
     }
 
+    @Test("setQueryData on a key no query persisted is saved with the client's cache, both forms")
+    func setQueryDataPersists() async throws {
+        let memory = InMemoryQueryCache()
+        let harness = TestQueryClient(cache: memory, cacheConfig: QueryCacheConfig(usagePolicy: .useAndThenFetch))
+        harness.client.setQueryData(User(id: 1, name: "Ada"), for: "set")
+        try harness.client.setQueryData(for: "updated") { (_: User?) in User(id: 2, name: "Grace") }
+        await harness.client.flush()
+        #expect(try memory.get(for: "set", as: User.self)?.name == "Ada")
+        #expect(try memory.get(for: "updated", as: User.self)?.name == "Grace")
+        // Nothing was read back into the entries it wrote.
+        #expect(!harness.events.values.contains { if case .restored = $0 { true } else { false } })
+    }
+
     @Test("a query's own cache and config take precedence over the client's")
     func precedence() async throws {
         let clientCache = InMemoryQueryCache()

@@ -10,6 +10,18 @@ package enum EntryEvent: Sendable {
         case ifNewer
     }
 
+    /// Where data written with `dataSet` comes from, which decides whether it is saved.
+    package enum DataOrigin: Sendable, Equatable {
+        /// This client's caller or its own work (`setQueryData`, initial data, hydration): saved to the
+        /// entry's persistent cache.
+        case local
+        /// The entry's own persistent cache: marked restored, not saved back.
+        case restored
+        /// Another client sharing this one's caches (`QueryClient.apply(_:)`): saved to a local cache, not to
+        /// a network one (which the other client wrote already).
+        case shared
+    }
+
     /// The result of comparing a new value with the data of one version, made outside the lock (`==` is a
     /// user closure); nil where structural sharing is off.
     package struct Comparison: Sendable, Equatable {
@@ -56,12 +68,14 @@ package enum EntryEvent: Sendable {
     // Data and bulk operations
     /// `expecting`: write only if the data is still at this version (an updater computed from it).
     case dataSet(
-        any Sendable, updatedAt: SchedulerInstant, WriteMode, isRestored: Bool, Comparison?, expecting: UInt64?)
+        any Sendable, updatedAt: SchedulerInstant, WriteMode, DataOrigin, Comparison?, expecting: UInt64?)
     case invalidated(RefetchType)
     case refetchRequested(FetchReason)
     case reset
     case removed
-    case persistenceAdopted(EntryPersistence)
+    /// `restores`: an empty entry reads the stored value, as its usage policy says (a query's); a
+    /// `setQueryData`, about to write, adopts without reading.
+    case persistenceAdopted(EntryPersistence, restores: Bool = true)
 
     // Environment and time
     case focusRegained

@@ -56,7 +56,7 @@ extension EntryStateMachine {
     ) {
         if isValid {
             if let stored {
-                setData(stored.value, stored.savedAt, .ifMissing, true, nil, nil, &output)
+                setData(stored.value, stored.savedAt, .ifMissing, .restored, nil, nil, &output)
             }
             if snapshot.data != nil { return answer(waiter, &output) }
         }

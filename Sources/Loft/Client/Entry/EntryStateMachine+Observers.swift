@@ -49,7 +49,7 @@ extension EntryStateMachine {
     /// Writes data (a `setQueryData`, initial data, hydration, a restored value). Data written while a fetch
     /// runs survives a cancel of that fetch.
     mutating func setData(
-        _ value: any Sendable, _ updatedAt: SchedulerInstant, _ mode: EntryEvent.WriteMode, _ isRestored: Bool,
+        _ value: any Sendable, _ updatedAt: SchedulerInstant, _ mode: EntryEvent.WriteMode, _ origin: EntryEvent.DataOrigin,
         _ comparison: EntryEvent.Comparison?, _ expected: UInt64?, _ output: inout Output
     ) {
         if let expected, expected != snapshot.dataVersion { return }
@@ -62,13 +62,14 @@ extension EntryStateMachine {
             if snapshot.data != nil, let current = snapshot.dataUpdatedAt, current >= updatedAt { return }
         }
         output.isStored = true
-        output.isChanged = snapshot.write(value, updatedAt: updatedAt, comparison: comparison, isRestored: isRestored)
+        output.isChanged = snapshot.write(
+            value, updatedAt: updatedAt, comparison: comparison, isRestored: origin == .restored)
         updateFetch { $0.before = nil }
         changed()
         if output.isChanged { output.actions.append(.emit(.updated(key))) }
-        if isRestored {
+        if origin == .restored {
             output.actions.append(.emit(.restored(key)))
-        } else if let persistence = persistence?.value {
+        } else if let persistence = persistence?.value, origin == .local || !persistence.isAwaited {
             output.actions.append(.save(value, at: updatedAt, persistence))
         }
     }

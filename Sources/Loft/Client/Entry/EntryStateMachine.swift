@@ -155,8 +155,8 @@ package struct EntryStateMachine: Sendable {
             changeObserver(id, observer)
         case .observerRemoved(let id):
             removeObserver(id, &output)
-        case .dataSet(let value, let updatedAt, let mode, let isRestored, let comparison, let expected):
-            setData(value, updatedAt, mode, isRestored, comparison, expected, &output)
+        case .dataSet(let value, let updatedAt, let mode, let origin, let comparison, let expected):
+            setData(value, updatedAt, mode, origin, comparison, expected, &output)
         case .invalidated(let refetchType):
             invalidate(refetchType, at: now, conditions, &output)
         case .refetchRequested(let reason):
@@ -172,9 +172,9 @@ package struct EntryStateMachine: Sendable {
                 observer.entryRemoved.map { removed in ObserverCall<Void>(observer: id) { removed() } }
             }
             output.actions.append(.notifyRemoved(removals))
-        case .persistenceAdopted(let adopted):
+        case .persistenceAdopted(let adopted, let restores):
             if persistence == nil { persistence = Boxed(adopted) }
-            if let persistence = persistence?.value, snapshot.data == nil,
+            if restores, let persistence = persistence?.value, snapshot.data == nil,
                 persistence.config.usagePolicy != .useIfFetchFails
             {
                 output.actions.append(.restore(persistence))

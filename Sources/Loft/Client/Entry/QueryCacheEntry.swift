@@ -22,6 +22,8 @@ package final class QueryCacheEntry: Sendable {
         var views: [ViewIdentity: (view: any SharedEntryView, count: Int)] = [:]
         /// The continuations of the waiters the machine knows, resumed when it answers them.
         var continuations: [EntryWaiter: CheckedContinuation<any Sendable, any Error>] = [:]
+        /// The read of a network store in flight, which concurrent reads of the entry share.
+        var storeRead: TrackedTask<CachedValue<any Sendable>?>?
     }
 
     /// A waiter's continuation, registered in the lock hold that sends the event naming the waiter.
@@ -264,11 +266,11 @@ package final class QueryCacheEntry: Sendable {
     @discardableResult
     package func setData(
         _ value: any Sendable, updatedAt: SchedulerInstant, mode: EntryEvent.WriteMode = .always,
-        structuralSharing: Bool = true, isRestored: Bool = false, expecting: UInt64? = nil
+        structuralSharing: Bool = true, origin: EntryEvent.DataOrigin = .local, expecting: UInt64? = nil
     ) -> (isStored: Bool, isChanged: Bool) {
         let comparison = structuralSharing ? compare(value) : nil
         let output = send(
-            .dataSet(value, updatedAt: updatedAt, mode, isRestored: isRestored, comparison, expecting: expecting))
+            .dataSet(value, updatedAt: updatedAt, mode, origin, comparison, expecting: expecting))
         return (output.isStored, output.isChanged)
     }
 
@@ -294,6 +296,29 @@ package final class QueryCacheEntry: Sendable {
     private func compare(_ value: any Sendable) -> EntryEvent.Comparison {
         let (data, version) = storage.withLock { ($0.machine.snapshot.data, $0.machine.snapshot.dataVersion) }
         return EntryEvent.Comparison(dataVersion: version, isSame: areEqual(data, value))
+    }
+
+    /// The answer of the network store's read in flight, or of a new one that `read` makes: the reads of one
+    /// entry at once (a restore and the checks of several fetches) make one call.
+    func sharedStoreRead(_ read: @escaping @Sendable () async -> CachedValue<any Sendable>?) async -> CachedValue<
+        any Sendable
+    >? {
+        let task = storage.withLock { state in
+            if let running = state.storeRead { return running }
+            let task = context.tracker.spawn { [self] in
+                let stored = await read()
+                storage.withLock { $0.storeRead = nil }
+                return stored
+            }
+            state.storeRead = task
+            return task
+        }
+        return (try? await task.value) ?? nil
+    }
+
+    /// Whether the entry has a persistence (a query, a fetch or a write gave it one).
+    package var isPersisted: Bool {
+        storage.withLock { $0.machine.persistence != nil }
     }
 
     // MARK: - Observers
@@ -348,14 +373,9 @@ package final class QueryCacheEntry: Sendable {
             case .checkStore(let request, let intent, let observer, let waiter, let persistence):
                 checkStore(request, intent, observer, waiter, persistence)
             case .restore(let persistence):
-                if let stored = load(from: persistence) {
-                    setData(
-                        stored.value, updatedAt: stored.savedAt, mode: .ifMissing, structuralSharing: false,
-                        isRestored: true)
-                }
+                restore(from: persistence)
             case .loadFallback(let id, let error, let failureCount, let persistence):
-                let stored = load(from: persistence)
-                send(.fallbackLoaded(fetch: id, error, failureCount: failureCount, stored: stored))
+                loadFallback(fetch: id, error, failureCount: failureCount, persistence)
             case .save:
                 break  // queued on the writer while the lock was held (`queueSaves`)
             case .setAlarm(let instant):

@@ -24,7 +24,9 @@ extension QueryClient {
     /// **Behavior**
     /// - `invalidate` and `remove` act on the entries its targets name that pass its filter, as the client's
     ///   own `invalidateQueries` and `removeQueries` do.
-    /// - `setData` decodes the value as the type the entry holds and sets it (now, by this client's clock).
+    /// - `setData` decodes the value as the type the entry holds and sets it (now, by this client's clock). It is
+    ///   saved to the entry's local persistent cache, never to a network one (`AsyncQueryCacheType`), which
+    ///   the client that made the change shares and wrote already.
     ///   An entry with no data, a value of another type and a change that carries no value invalidate the
     ///   entry instead (its next fetch gets the truth); a key with no entry is left alone (nothing of it is
     ///   held here).
@@ -43,7 +45,8 @@ extension QueryClient {
                     continue
                 }
                 entry.setData(
-                    value, updatedAt: scheduler.now, structuralSharing: defaults(for: entry.key).structuralSharing)
+                    value, updatedAt: scheduler.now, structuralSharing: defaults(for: entry.key).structuralSharing,
+                    origin: .shared)
             }
         }
     }

@@ -191,7 +191,7 @@ import Testing
         case 16:
             return .dataSet(
                 Int.random(in: 0..<3, using: &random), updatedAt: MachineScript.instant(now), .always,
-                isRestored: false,
+                .local,
                 nil, expecting: nil)
         case 17:
             let types: [RefetchType] = [.active, .inactive, .all, .none]

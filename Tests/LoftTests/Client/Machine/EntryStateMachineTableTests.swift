@@ -315,6 +315,47 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
 
     static let persistence: [MachineScript] = [
         MachineScript(
+            "a write adopts the persistence without reading the store, and its value is saved",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch), restores: false)),
+                .write(0, 5),
+            ],
+            [
+                .emit(.updated(key)), .save(5, at: at(0), MachineScript.persistence(.useAndThenFetch)),
+            ]),
+        MachineScript(
+            "a value restored from the store is not saved back",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch), restores: false)),
+                .write(0, 5, origin: .restored),
+            ],
+            [.emit(.updated(key)), .emit(.restored(key))]),
+        MachineScript(
+            "a value another client shared is saved to a local store",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch), restores: false)),
+                .write(0, 5, origin: .shared),
+            ],
+            [
+                .emit(.updated(key)), .save(5, at: at(0), MachineScript.persistence(.useAndThenFetch)),
+            ]),
+        MachineScript(
+            "a value another client shared is not saved to a network store, which that client wrote",
+            [
+                .at(0, .persistenceAdopted(MachineScript.networkPersistence(.useAndThenFetch), restores: false)),
+                .write(0, 5, origin: .shared),
+            ],
+            [.emit(.updated(key))]),
+        MachineScript(
+            "a value this client wrote is saved to a network store",
+            [
+                .at(0, .persistenceAdopted(MachineScript.networkPersistence(.useAndThenFetch), restores: false)),
+                .write(0, 5),
+            ],
+            [
+                .emit(.updated(key)), .save(5, at: at(0), MachineScript.networkPersistence(.useAndThenFetch)),
+            ]),
+        MachineScript(
             "a persistence that shows stored values up front restores into an empty entry",
             [.at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch)))],
             [.restore(MachineScript.persistence(.useAndThenFetch)), .setAlarm(at(300))]),

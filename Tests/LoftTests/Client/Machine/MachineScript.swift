@@ -1,3 +1,4 @@
+import LoftTesting
 import Testing
 
 @testable import Loft
@@ -78,6 +79,17 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
 
     private static let cache = InMemoryQueryCache()
 
+    /// The persistence of `Int`s in one network cache shared by every row, with `usage`.
+    static func networkPersistence(_ usage: QueryCacheConfig.UsagePolicy) -> EntryPersistence {
+        guard
+            let made = EntryPersistence.make(
+                Int.self, provider: .network(networkCache), config: QueryCacheConfig(usagePolicy: usage))
+        else { preconditionFailure("Int is Codable, so it has a persistence") }
+        return made
+    }
+
+    private static let networkCache = TestNetworkCache()
+
     static let cancelled = QueryError.cancelled(key: key)
 
     static func observer(
@@ -124,10 +136,10 @@ extension MachineScript.Step {
         at(seconds, .fetchSucceeded(fetch: fetch, value, nil))
     }
 
-    static func write(_ seconds: Int64, _ value: Int) -> Self {
+    static func write(_ seconds: Int64, _ value: Int, origin: EntryEvent.DataOrigin = .local) -> Self {
         at(
             seconds,
-            .dataSet(value, updatedAt: MachineScript.instant(seconds), .always, isRestored: false, nil, expecting: nil))
+            .dataSet(value, updatedAt: MachineScript.instant(seconds), .always, origin, nil, expecting: nil))
     }
 
     static func observe(_ seconds: Int64, _ id: UInt64, _ observer: EntryObserver = MachineScript.observer()) -> Self {
