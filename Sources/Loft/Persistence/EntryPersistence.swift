@@ -13,10 +13,12 @@ package struct EntryPersistence: Sendable {
     package let config: QueryCacheConfig
     /// Which cache this is, when it is an object (two value-type caches of one key share a writer's slot).
     package let cacheIdentity: ObjectIdentifier?
+    private typealias Stored = CachedValue<any Sendable>
+    private typealias LocalRead = @Sendable (any QueryCacheType, QueryKey) throws(CacheError) -> Stored?
+    private typealias NetworkRead = @Sendable (any AsyncQueryCacheType, QueryKey) async throws(CacheError) -> Stored?
     /// Reads the value of a key as the entry's `Value` from a local provider, and from a network one.
-    private let readLocal: @Sendable (any QueryCacheType, QueryKey) throws(CacheError) -> CachedValue<any Sendable>?
-    private let readNetwork:
-        @Sendable (any AsyncQueryCacheType, QueryKey) async throws(CacheError) -> CachedValue<any Sendable>?
+    private let readLocal: LocalRead
+    private let readNetwork: NetworkRead
     /// Whether a value read back is the entry's `Value` (the store's answer, as the type it was asked for).
     private let isValue: @Sendable (Any) -> Bool
     /// A value of the entry (hydrated JSON decoded first) as the `Encodable` it is.
@@ -56,10 +58,7 @@ package struct EntryPersistence: Sendable {
 
     private init(
         provider: Provider, config: QueryCacheConfig,
-        readLocal: @escaping @Sendable (any QueryCacheType, QueryKey) throws(CacheError) -> CachedValue<any Sendable>?,
-        readNetwork: @escaping @Sendable (any AsyncQueryCacheType, QueryKey) async throws(CacheError) -> CachedValue<
-            any Sendable
-        >?,
+        readLocal: @escaping LocalRead, readNetwork: @escaping NetworkRead,
         isValue: @escaping @Sendable (Any) -> Bool,
         encodable: @escaping @Sendable (any Sendable, QueryKey) throws(CacheError) -> any Encodable
     ) {

@@ -49,7 +49,8 @@ extension EntryStateMachine {
     /// Writes data (a `setQueryData`, initial data, hydration, a restored value). Data written while a fetch
     /// runs survives a cancel of that fetch.
     mutating func setData(
-        _ value: any Sendable, _ updatedAt: SchedulerInstant, _ mode: EntryEvent.WriteMode, _ origin: EntryEvent.DataOrigin,
+        _ value: any Sendable, _ updatedAt: SchedulerInstant, _ mode: EntryEvent.WriteMode,
+        _ origin: EntryEvent.DataOrigin,
         _ comparison: EntryEvent.Comparison?, _ expected: UInt64?, _ output: inout Output
     ) {
         if let expected, expected != snapshot.dataVersion { return }
