@@ -48,3 +48,21 @@ public protocol AsyncQueryCacheType: Sendable {
     /// - Throws: `CacheError.writeFailed`, `.unavailable`, `.timedOut`.
     func removeAll() async throws(CacheError)
 }
+
+extension AsyncQueryCacheType {
+    /// Stores `value` for `key`, saved now (wall-clock time) and never expiring.
+    ///
+    /// - Throws: as `save(_:for:savedAt:expiresAt:)`.
+    public func save<Value: Encodable>(_ value: Value, for key: QueryKey) async throws(CacheError) {
+        try await save(value, for: key, savedAt: WallClock.now(), expiresAt: nil)
+    }
+
+    /// The stored value of `key`, or nil when there is none.
+    ///
+    /// - Throws: as `get(_:for:)`.
+    public func get<Value: Decodable>(for key: QueryKey, as type: Value.Type = Value.self) async throws(CacheError)
+        -> Value?
+    {
+        try await get(type, for: key)?.value
+    }
+}

@@ -152,7 +152,7 @@ private func read<Stored: Decodable, Value: Sendable>(
     guard let cached = try cache.get(Stored.self, for: key), let value = cached.value as? Value else {
         return nil
     }
-    return CachedValue(value: value, savedAt: cached.savedAt)
+    return CachedValue(value: value, savedAt: cached.savedAt, version: cached.version)
 }
 
 /// Reads a `Stored` value as the entry's `Value` (the two are one type, opened from an existential) from a network provider.
@@ -162,5 +162,5 @@ private func read<Stored: Decodable, Value: Sendable>(
     guard let cached = try await cache.get(Stored.self, for: key), let value = cached.value as? Value else {
         return nil
     }
-    return CachedValue(value: value, savedAt: cached.savedAt)
+    return CachedValue(value: value, savedAt: cached.savedAt, version: cached.version)
 }

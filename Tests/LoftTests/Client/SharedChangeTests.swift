@@ -181,6 +181,43 @@ import Testing
         #expect(event?.description == "changesMissed from fleet link: every entry is stale")
     }
 
+    @Test("versioned changes arriving in any order leave every client with the newest one's value")
+    func versionedChangesConverge() async throws {
+        var random = SeededRandom(seed: 0x5EED)
+        for _ in 0..<50 {
+            // Sets and invalidations of one key, numbered as a store would; each client gets them all, in an
+            // order of its own.
+            let changes = (1...8).map { version -> SharedChange in
+                let operation: SharedChange.Operation =
+                    Bool.random(using: &random) ? .setData(json: "\(version * 10)") : .invalidate(.none)
+                return SharedChange(operation, [.exact(["k"])], version: Int64(version))
+            }
+            let newestValue = changes.last { if case .setData = $0.operation { true } else { false } }?.version
+            var finals: [Int] = []
+            for _ in 0..<3 {
+                let harness = TestQueryClient()
+                harness.client.setQueryData(0, for: ["k"])
+                for change in changes.shuffled(using: &random) { harness.client.apply(change) }
+                finals.append(try #require(try harness.client.getQueryData(["k"], as: Int.self)))
+            }
+            #expect(Set(finals).count == 1)
+            #expect(finals[0] == Int(newestValue ?? 0) * 10)
+        }
+    }
+
+    @Test("a versioned change an entry already holds (or holds a newer one of) is ignored; a removal acts")
+    func versionedChangesAreIgnoredWhenOld() throws {
+        let harness = TestQueryClient()
+        harness.client.setQueryData(1, for: ["k"])
+        harness.client.apply(SharedChange(.setData(json: "5"), [.exact(["k"])], version: 5))
+        harness.client.apply(SharedChange(.setData(json: "4"), [.exact(["k"])], version: 4))
+        harness.client.apply(SharedChange(.invalidate(.none), [.exact(["k"])], version: 5))
+        #expect(try harness.client.getQueryData(["k"], as: Int.self) == 5)
+        #expect(harness.client.existingEntry(for: ["k"])?.snapshot.isInvalidated == false)
+        harness.client.apply(SharedChange(.remove, [.exact(["k"])], version: 3))
+        #expect(harness.client.existingEntry(for: ["k"]) == nil)
+    }
+
     @Test("every change reads back from its JSON")
     func codable() throws {
         let changes = [

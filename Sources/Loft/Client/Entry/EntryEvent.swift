@@ -10,16 +10,29 @@ package enum EntryEvent: Sendable {
         case ifNewer
     }
 
-    /// Where data written with `dataSet` comes from, which decides whether it is saved.
+    /// Where data written with `dataSet` comes from, which decides whether it is saved; a version (from a
+    /// store that orders a key's changes) decides whether it is written at all.
     package enum DataOrigin: Sendable, Equatable {
         /// This client's caller or its own work (`setQueryData`, initial data, hydration): saved to the
         /// entry's persistent cache.
         case local
         /// The entry's own persistent cache: marked restored, not saved back.
-        case restored
+        case restored(version: Int64?)
         /// Another client sharing this one's caches (`QueryClient.apply(_:)`): saved to a local cache, not to
         /// a network one (which the other client wrote already).
-        case shared
+        case shared(version: Int64?)
+
+        var isRestored: Bool {
+            if case .restored = self { true } else { false }
+        }
+
+        /// The version the data has in its store, if the store orders changes.
+        var version: Int64? {
+            switch self {
+            case .local: nil
+            case .restored(let version), .shared(let version): version
+            }
+        }
     }
 
     /// The result of comparing a new value with the data of one version, made outside the lock (`==` is a
@@ -69,7 +82,9 @@ package enum EntryEvent: Sendable {
     /// `expecting`: write only if the data is still at this version (an updater computed from it).
     case dataSet(
         any Sendable, updatedAt: SchedulerInstant, WriteMode, DataOrigin, Comparison?, expecting: UInt64?)
-    case invalidated(RefetchType)
+    /// `version`: the invalidation's place in the order of the key's changes, from a store that orders them;
+    /// an entry holding a newer version ignores it.
+    case invalidated(RefetchType, version: Int64? = nil)
     case refetchRequested(FetchReason)
     case reset
     case removed

@@ -56,7 +56,10 @@ extension EntryStateMachine {
     ) {
         if isValid {
             if let stored {
-                setData(stored.value, stored.savedAt, .ifMissing, .restored, nil, nil, &output)
+                // A stored value with a version (a shared store's row) replaces older data: another instance
+                // wrote it since. Without one, it only fills an empty entry.
+                let mode: EntryEvent.WriteMode = stored.version == nil ? .ifMissing : .always
+                setData(stored.value, stored.savedAt, mode, .restored(version: stored.version), nil, nil, &output)
             }
             if snapshot.data != nil { return answer(waiter, &output) }
         }

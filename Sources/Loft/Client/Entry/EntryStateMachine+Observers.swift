@@ -54,6 +54,7 @@ extension EntryStateMachine {
         _ comparison: EntryEvent.Comparison?, _ expected: UInt64?, _ output: inout Output
     ) {
         if let expected, expected != snapshot.dataVersion { return }
+        if let version = origin.version, let held = storeVersion, held >= version { return }
         switch mode {
         case .always:
             break
@@ -63,12 +64,13 @@ extension EntryStateMachine {
             if snapshot.data != nil, let current = snapshot.dataUpdatedAt, current >= updatedAt { return }
         }
         output.isStored = true
+        if let version = origin.version { storeVersion = version }
         output.isChanged = snapshot.write(
-            value, updatedAt: updatedAt, comparison: comparison, isRestored: origin == .restored)
+            value, updatedAt: updatedAt, comparison: comparison, isRestored: origin.isRestored)
         updateFetch { $0.before = nil }
         changed()
         if output.isChanged { output.actions.append(.emit(.updated(key))) }
-        if origin == .restored {
+        if origin.isRestored {
             output.actions.append(.emit(.restored(key)))
         } else if let persistence = persistence?.value, origin == .local || !persistence.isAwaited {
             output.actions.append(.save(value, at: updatedAt, persistence))

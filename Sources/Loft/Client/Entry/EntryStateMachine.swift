@@ -54,6 +54,9 @@ package struct EntryStateMachine: Sendable {
     /// The last fetch requested, to refetch an entry that has no observer that can.
     var lastRequest: Boxed<FetchRequest>?
     var persistence: Boxed<EntryPersistence>?
+    /// The version of the entry's data in a store that orders the key's changes (a shared cache's row,
+    /// another instance's value): a value or an invalidation with an older or equal version is ignored.
+    var storeVersion: Int64?
     var initialData: Boxed<EntryObserver.InitialData>?
     /// When the entry is collected, unless someone uses it first.
     var collectionDeadline: SchedulerInstant?
@@ -157,7 +160,10 @@ package struct EntryStateMachine: Sendable {
             removeObserver(id, &output)
         case .dataSet(let value, let updatedAt, let mode, let origin, let comparison, let expected):
             setData(value, updatedAt, mode, origin, comparison, expected, &output)
-        case .invalidated(let refetchType):
+        case .invalidated(let refetchType, let version):
+            // An invalidation older than the data changes nothing; it leaves the data's version as it is (a
+            // value of a version between the two is still the newer value).
+            if let version, let held = storeVersion, held >= version { break }
             invalidate(refetchType, at: now, conditions, &output)
         case .refetchRequested(let reason):
             refetchRequested(reason, at: now, conditions, &output)

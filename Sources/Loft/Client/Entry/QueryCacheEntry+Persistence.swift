@@ -65,7 +65,9 @@ extension QueryCacheEntry {
 
     private func restore(_ stored: CachedValue<any Sendable>?) {
         guard let stored else { return }
-        setData(stored.value, updatedAt: stored.savedAt, mode: .ifMissing, structuralSharing: false, origin: .restored)
+        setData(
+            stored.value, updatedAt: stored.savedAt, mode: .ifMissing, structuralSharing: false,
+            origin: .restored(version: stored.version))
     }
 
     /// Reads the stored value to show instead of `error` (a network provider's in a task).

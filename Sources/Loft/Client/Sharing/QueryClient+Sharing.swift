@@ -24,6 +24,9 @@ extension QueryClient {
     /// **Behavior**
     /// - `invalidate` and `remove` act on the entries its targets name that pass its filter, as the client's
     ///   own `invalidateQueries` and `removeQueries` do.
+    /// - A change with a `version` leaves alone an entry that holds that version or a newer one (from a row it
+    ///   read or a change it applied), and gives the others its version: a key's changes take effect in their
+    ///   order, whatever order they arrive in. A removal has nothing to compare with once it acted.
     /// - `setData` decodes the value as the type the entry holds and sets it (now, by this client's clock). It is
     ///   saved to the entry's local persistent cache, never to a network one (`AsyncQueryCacheType`), which
     ///   the client that made the change shares and wrote already.
@@ -34,19 +37,19 @@ extension QueryClient {
         switch change.operation {
         case .invalidate(let refetchType):
             for entry in entries(for: change.targets, filter: change.filter.queryFilter) {
-                entry.send(.invalidated(refetchType))
+                entry.send(.invalidated(refetchType, version: change.version))
             }
         case .remove:
             for entry in entries(for: change.targets, filter: change.filter.queryFilter) { remove(entry) }
         case .setData(let json):
             for entry in entries(for: change.targets, filter: change.filter.queryFilter) {
                 guard let json, let value = Self.decode(json, like: entry.data) else {
-                    entry.send(.invalidated(.active))
+                    entry.send(.invalidated(.active, version: change.version))
                     continue
                 }
                 entry.setData(
                     value, updatedAt: scheduler.now, structuralSharing: defaults(for: entry.key).structuralSharing,
-                    origin: .shared)
+                    origin: .shared(version: change.version))
             }
         }
     }

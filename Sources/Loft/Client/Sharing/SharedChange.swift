@@ -75,17 +75,23 @@ public struct SharedChange: Sendable, Hashable, Codable, CustomStringConvertible
     public var targets: [Target]
     /// Which of them, further.
     public var filter: Filter
+    /// The change's place in the order of its keys' changes, when the link that carries it has one (a shared
+    /// store that numbers every change, as LoftPostgres's table does); nil otherwise. `apply(_:)` acts on an
+    /// entry only if the entry holds no newer version, so that clients applying changes in different orders
+    /// still end with the last one.
+    public var version: Int64?
 
     /// Makes a change.
-    public init(_ operation: Operation, _ targets: [Target], filter: Filter = Filter(.all)) {
+    public init(_ operation: Operation, _ targets: [Target], filter: Filter = Filter(.all), version: Int64? = nil) {
         self.operation = operation
         self.targets = targets
         self.filter = filter
+        self.version = version
     }
 
     /// `invalidate(active) prefix users`, for logs.
     public var description: String {
-        let names = targets.map(\.description).joined(separator: ", ")
+        let names = targets.map(\.description).joined(separator: ", ") + (version.map { " @\($0)" } ?? "")
         switch operation {
         case .invalidate(let refetchType): return "invalidate(\(refetchType)) \(names)"
         case .remove: return "remove \(names)"

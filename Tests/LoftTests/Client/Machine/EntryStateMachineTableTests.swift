@@ -313,6 +313,42 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
     @Test("paused and resumed fetches, and removal", arguments: pausing)
     func pausingTable(_ row: MachineScript) { row.check() }
 
+    static let versions: [MachineScript] = [
+        MachineScript(
+            "a shared value with a newer version than the entry's is written",
+            [.write(0, 1, origin: .shared(version: 3)), .write(0, 2, origin: .shared(version: 4))],
+            [.emit(.updated(key))]),
+        MachineScript(
+            "a shared value with an older or equal version than the entry's is ignored",
+            [.write(0, 1, origin: .shared(version: 4)), .write(0, 2, origin: .shared(version: 4))],
+            [], holds: { $0.data as? Int == 1 }),
+        MachineScript(
+            "a value restored with a version gives the entry that version: an older shared one is ignored",
+            [.write(0, 1, origin: .restored(version: 7)), .write(0, 2, origin: .shared(version: 6))],
+            [], holds: { $0.data as? Int == 1 }),
+        MachineScript(
+            "a local write keeps the entry's version: the next shared value newer than it is written",
+            [
+                .write(0, 1, origin: .shared(version: 3)), .write(0, 2),
+                .write(0, 3, origin: .shared(version: 4)),
+            ],
+            [.emit(.updated(key))], holds: { $0.data as? Int == 3 }),
+        MachineScript(
+            "an invalidation older than the entry's version is ignored",
+            [.write(0, 1, origin: .shared(version: 5)), .at(0, .invalidated(.active, version: 4))],
+            [], holds: { !$0.isInvalidated }),
+        MachineScript(
+            "an invalidation newer than the data marks it; a value between the two is still newer data",
+            [
+                .write(0, 1, origin: .shared(version: 5)), .at(0, .invalidated(.none, version: 7)),
+                .write(0, 2, origin: .shared(version: 6)),
+            ],
+            [.emit(.updated(key))], holds: { $0.data as? Int == 2 }),
+    ]
+
+    @Test("versions from a store that orders a key's changes", arguments: versions)
+    func versionsTable(_ row: MachineScript) { row.check() }
+
     static let persistence: [MachineScript] = [
         MachineScript(
             "a write adopts the persistence without reading the store, and its value is saved",
@@ -327,14 +363,14 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             "a value restored from the store is not saved back",
             [
                 .at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch), restores: false)),
-                .write(0, 5, origin: .restored),
+                .write(0, 5, origin: .restored(version: nil)),
             ],
             [.emit(.updated(key)), .emit(.restored(key))]),
         MachineScript(
             "a value another client shared is saved to a local store",
             [
                 .at(0, .persistenceAdopted(MachineScript.persistence(.useAndThenFetch), restores: false)),
-                .write(0, 5, origin: .shared),
+                .write(0, 5, origin: .shared(version: nil)),
             ],
             [
                 .emit(.updated(key)), .save(5, at: at(0), MachineScript.persistence(.useAndThenFetch)),
@@ -343,7 +379,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             "a value another client shared is not saved to a network store, which that client wrote",
             [
                 .at(0, .persistenceAdopted(MachineScript.networkPersistence(.useAndThenFetch), restores: false)),
-                .write(0, 5, origin: .shared),
+                .write(0, 5, origin: .shared(version: nil)),
             ],
             [.emit(.updated(key))]),
         MachineScript(

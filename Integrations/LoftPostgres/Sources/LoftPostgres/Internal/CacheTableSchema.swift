@@ -1,6 +1,6 @@
 import PostgresNIO
 
-/// The table of a `PostgresQueryCache` and its version, created when missing.
+/// The table of a `PostgresQueryCache`, its version sequence and its schema version, created when missing.
 ///
 /// ```sql
 /// CREATE TABLE loft_cache (
@@ -10,26 +10,33 @@ import PostgresNIO
 ///     saved_at   bigint NOT NULL,   -- nanoseconds since 1970 on the saver's clock
 ///     expires_at bigint,            -- the same, when the saver's policy expires it
 ///     bytes      integer NOT NULL,  -- the size of the value's JSON
-///     updated_at timestamptz NOT NULL DEFAULT now()  -- the server's clock
+///     updated_at timestamptz NOT NULL DEFAULT now(),  -- the server's clock
+///     version    bigint NOT NULL DEFAULT 0  -- the row's place in the order of the key's changes
 /// );
+/// CREATE SEQUENCE loft_cache_version;  -- every change to a row takes the next number
 /// CREATE INDEX loft_cache_key_pattern ON loft_cache (key text_pattern_ops);  -- rows under a prefix
-/// CREATE TABLE loft_schema (name text PRIMARY KEY, version integer NOT NULL);  -- ('loft_cache', 1)
+/// CREATE TABLE loft_schema (name text PRIMARY KEY, version integer NOT NULL);  -- ('loft_cache', 2)
 /// ```
 ///
 /// **Behavior**
 /// - Instances that start together do not race: the creation runs in a transaction under an advisory lock.
 /// - The index serves the `LIKE` of a prefix invalidation (the primary key's index serves it only when the
-///   database's collation is `C`); a table of version 1 made before it gets it when an instance prepares it
-///   (it is the same version: an older library reads and writes the table as before).
+///   database's collation is `C`).
+/// - A table of version 1 (no `version` column) is upgraded in place: the column (0 for every row) and the
+///   sequence are added and the recorded version becomes 2. An instance of an older library then refuses
+///   the table, as below, instead of writing rows without versions.
 /// - A table whose recorded version is newer than this library's is not touched: `prepare` fails with a
 ///   `Mismatch`, and the cache reports the store as unavailable.
 struct CacheTableSchema: Sendable {
     /// The version this library writes and reads.
-    static let version = 1
+    static let version = 2
     /// The advisory lock taken while the schema is created (an arbitrary constant: "loft" in ASCII).
     private static let creationLock: Int64 = 0x6C6F_6674
 
     let table: String
+
+    /// The sequence every change of the table's rows takes its version from.
+    var sequence: String { table + "_version" }
 
     /// A table recorded at another version than this library's.
     struct Mismatch: Error, CustomStringConvertible {
@@ -43,7 +50,7 @@ struct CacheTableSchema: Sendable {
 
     /// Creates the table and its version row when missing, then checks the version.
     func prepare(on connection: PostgresConnection, logger: Logger) -> EventLoopFuture<Void> {
-        let table = table
+        let (table, sequence) = (table, sequence)
         let statements: [PostgresQuery] = [
             "BEGIN",
             "SELECT pg_advisory_xact_lock(\(Self.creationLock))",
@@ -51,14 +58,19 @@ struct CacheTableSchema: Sendable {
             """
             CREATE TABLE IF NOT EXISTS "\(unescaped: table)" (
                 key text PRIMARY KEY, value jsonb NOT NULL, type_name text NOT NULL, saved_at bigint NOT NULL,
-                expires_at bigint, bytes integer NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())
+                expires_at bigint, bytes integer NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
+                version bigint NOT NULL DEFAULT 0)
             """,
             "INSERT INTO loft_schema (name, version) VALUES (\(table), \(Self.version)) ON CONFLICT (name) DO NOTHING",
-            // Only in a table of this version (a newer one is not touched). The name is a plain identifier.
+            // A table of version 1 or this one gets what this version has (a newer one is not touched). The
+            // names are plain identifiers.
             """
             DO $$ BEGIN
-                IF (SELECT version FROM loft_schema WHERE name = '\(unescaped: table)') = \(unescaped: String(Self.version)) THEN
+                IF (SELECT version FROM loft_schema WHERE name = '\(unescaped: table)') <= \(unescaped: String(Self.version)) THEN
+                    ALTER TABLE "\(unescaped: table)" ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0;
+                    CREATE SEQUENCE IF NOT EXISTS "\(unescaped: sequence)";
                     CREATE INDEX IF NOT EXISTS "\(unescaped: table)_key_pattern" ON "\(unescaped: table)" (key text_pattern_ops);
+                    UPDATE loft_schema SET version = \(unescaped: String(Self.version)) WHERE name = '\(unescaped: table)';
                 END IF;
             END $$
             """,

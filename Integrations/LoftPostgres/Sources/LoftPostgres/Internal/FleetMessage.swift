@@ -2,39 +2,57 @@ import Foundation
 import Loft
 import PostgresNIO
 
-/// A change as it travels in a notification's payload: the change and the instance that made it (so that an
-/// instance skips its own).
+/// A change as it travels in a notification's payload: the change, its version (its place in the order of
+/// its keys' changes, which the database gave it) and the instance that made it.
 ///
 /// The payload is text of one line per field, read without Foundation's JSON decoder (a change reaches every
 /// instance, and that decoder took a third of a fan-out's time): keys are their JSON (as their rows' keys),
-/// the value of a `setData` its JSON, last, to the end.
+/// the value of a row its JSON, last, to the end.
 ///
 /// ```
-/// loft-change 1 6F1C…-…
-/// invalidate active          (or: remove, set, set-without-value)
+/// loft-change 2 6F1C…-… 1042     (format, origin, version)
+/// set                        (or: saved, set-without-value, remove, invalidate active)
 /// filter all any any         (type, stale|fresh|any, idle|fetching|paused|any)
 /// exact ["user",42]          (or: prefix, tag, exact-tag, each with a key's JSON)
 /// value {"name":"Ada"}       (set only)
 /// ```
+///
+/// `set` and `saved` are a row's new value (a save), with the value or, when it does not fit, without it
+/// (the receivers read the row); `set-without-value` is a `setQueryData` whose value cannot travel (the
+/// receivers invalidate the key).
 struct FleetMessage: Sendable {
     /// PostgreSQL's limit on a payload is 8,000 bytes; this leaves room for nothing else.
     static let maximumPayload = 7_900
     /// The first word of a payload, and the version of its format.
-    private static let header = "loft-change 1 "
+    private static let header = "loft-change 2 "
 
     let origin: UUID
     let change: SharedChange
+    /// Whether the change is a row's new value, written by a save.
+    let isRowWrite: Bool
+    /// The change's version; 0 in a message still to be sent (the database gives it).
+    var version: Int64 = 0
 
-    /// The payload; a value too large to travel is left out (the receivers invalidate its key instead).
+    init(origin: UUID, change: SharedChange, isRowWrite: Bool = false, version: Int64 = 0) {
+        self.origin = origin
+        self.change = change
+        self.isRowWrite = isRowWrite
+        self.version = version
+    }
+
+    /// The payload around its version, which the statement that sends it puts between the two (the
+    /// database gives it in that statement); a row's value too large to travel is left out (the receivers
+    /// read the row, or invalidate the key when it is not a row's).
     ///
     /// - Throws: `CacheError.encodingFailed` when even that is too large (a key of thousands of characters), or
     ///   a key does not encode.
-    func payload() throws(CacheError) -> String {
-        var lines = [Self.header + origin.uuidString]
+    func parts() throws(CacheError) -> (head: String, tail: String) {
+        let head = Self.header + origin.uuidString + " "
+        var lines: [String] = []
         switch change.operation {
         case .invalidate(let refetchType): lines.append("invalidate \(refetchType.rawValue)")
         case .remove: lines.append("remove")
-        case .setData(let json): lines.append(json == nil ? "set-without-value" : "set")
+        case .setData(let json): lines.append(isRowWrite ? (json == nil ? "saved" : "set") : "set-without-value")
         }
         let filter = change.filter
         lines.append(
@@ -50,21 +68,31 @@ struct FleetMessage: Sendable {
                 }
             lines.append(word + " " + (try PostgresQueryCache.text(of: key)))
         }
-        let light = lines.joined(separator: "\n")
-        if case .setData(.some(let json)) = change.operation {
-            let text = light + "\nvalue " + json
-            if text.utf8.count <= Self.maximumPayload { return text }
-            lines[1] = "set-without-value"
-            return try Self.fitting(lines.joined(separator: "\n"), change: change)
+        // Room for the version's digits.
+        let room = Self.maximumPayload - head.utf8.count - 20
+        let light = "\n" + lines.joined(separator: "\n")
+        if case .setData(.some(let json)) = change.operation, isRowWrite {
+            let tail = light + "\nvalue " + json
+            if tail.utf8.count <= room { return (head, tail) }
+            lines[0] = "saved"
+            return (head, try Self.fitting("\n" + lines.joined(separator: "\n"), room: room, change: change))
         }
-        return try Self.fitting(light, change: change)
+        return (head, try Self.fitting(light, room: room, change: change))
+    }
+
+    /// The whole payload, with `version` (as the statement that sends it makes it).
+    func payload(version: Int64) throws(CacheError) -> String {
+        let (head, tail) = try parts()
+        return head + String(version) + tail
     }
 
     /// The message a payload holds, or nil when it holds none.
     static func read(_ payload: String) -> FleetMessage? {
         let lines = payload.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
-        guard lines.count >= 3, lines[0].hasPrefix(header),
-            let origin = UUID(uuidString: String(lines[0].dropFirst(header.count))),
+        guard lines.count >= 3, lines[0].hasPrefix(header) else { return nil }
+        let stamp = lines[0].dropFirst(header.count).split(separator: " ", omittingEmptySubsequences: false)
+        guard stamp.count == 2, let origin = UUID(uuidString: String(stamp[0])),
+            stamp[1].allSatisfy(\.isASCII), let version = Int64(stamp[1]), version >= 0,
             let filter = filter(lines[2])
         else { return nil }
         // One target per line up to the value, which runs to the end (its JSON may hold line breaks).
@@ -81,29 +109,37 @@ struct FleetMessage: Sendable {
                 rest = end.map { line[line.index(after: $0)...] }
             }
         }
-        guard let operation = operation(lines[1], value: value) else { return nil }
-        return FleetMessage(origin: origin, change: SharedChange(operation, targets, filter: filter))
+        guard let (operation, isRowWrite) = operation(lines[1], value: value) else { return nil }
+        // A row's value names its one key.
+        if isRowWrite {
+            guard targets.count == 1, case .exact = targets[0] else { return nil }
+        }
+        return FleetMessage(
+            origin: origin, change: SharedChange(operation, targets, filter: filter), isRowWrite: isRowWrite,
+            version: version)
     }
 
-    private static func fitting(_ payload: String, change: SharedChange) throws(CacheError) -> String {
-        guard payload.utf8.count <= maximumPayload else {
+    private static func fitting(_ tail: String, room: Int, change: SharedChange) throws(CacheError) -> String {
+        guard tail.utf8.count <= room else {
             throw .encodingFailed(
                 key: firstKey(of: change), type: "SharedChange",
-                reason: "its notification would take \(payload.utf8.count) bytes, more than PostgreSQL's 8,000")
+                reason: "its notification would take \(tail.utf8.count) bytes, more than PostgreSQL's 8,000")
         }
-        return payload
+        return tail
     }
 
-    private static func operation(_ line: Substring, value: Substring?) -> SharedChange.Operation? {
+    /// The operation a line names, and whether it is a row's new value.
+    private static func operation(_ line: Substring, value: Substring?) -> (SharedChange.Operation, Bool)? {
         switch line {
-        case "remove" where value == nil: return .remove
-        case "set-without-value" where value == nil: return .setData(json: nil)
-        case "set": return value.map { .setData(json: String($0)) }
+        case "remove" where value == nil: return (.remove, false)
+        case "set-without-value" where value == nil: return (.setData(json: nil), false)
+        case "saved" where value == nil: return (.setData(json: nil), true)
+        case "set": return value.map { (.setData(json: String($0)), true) }
         default:
             guard value == nil, line.hasPrefix("invalidate "),
                 let refetchType = RefetchType(rawValue: String(line.dropFirst("invalidate ".count)))
             else { return nil }
-            return .invalidate(refetchType)
+            return (.invalidate(refetchType), false)
         }
     }
 
@@ -138,47 +174,56 @@ struct FleetMessage: Sendable {
         }
     }
 
-    /// The statement that publishes `payload` on `channel`, marking first the rows of the keys an invalidation
-    /// names as stale (in the same statement, so a receiver that refetches finds them stale): their
-    /// `updated_at` goes to `-infinity` (no single flight takes them as fresh) and their `saved_at` to 0 (no
-    /// expiring policy takes them as valid). Tags are not in the table: their rows are left as they are. The
-    /// statement's commit does not wait for the disk (`synchronous_commit` off, for it alone): a server crash
-    /// may lose the marks as it loses the notifications, and every instance then marks everything stale.
-    static func statement(
-        publishing payload: String, on channel: String, for change: SharedChange, table: String
-    ) throws(CacheError) -> PostgresQuery {
-        let notify: PostgresQuery = "SELECT pg_notify(\(channel), \(payload))"
-        guard case .invalidate = change.operation else { return notify }
+    /// The statement that sends this change (an invalidation, a removal, a value that cannot travel) with a
+    /// new version: an invalidation by key or prefix first marks the rows of those keys stale, in the same
+    /// statement (so a receiver that refetches finds them stale): their `updated_at` goes to `-infinity` (no
+    /// single flight takes them as fresh), their `saved_at` to 0 (no expiring policy takes them as valid), and
+    /// each takes the next version (drawn once its row is locked, so a key's versions grow in the order its
+    /// changes commit); the notification carries the highest. Tags are not in the table: their rows are left
+    /// as they are. The statement's commit does not wait for the disk (`synchronous_commit` off, for it
+    /// alone): a server crash may lose the marks as it loses the notifications, and every instance then marks
+    /// everything stale.
+    func statement(table: String, sequence: String, channel: String) throws(CacheError) -> PostgresQuery {
+        let (head, tail) = try parts()
+        let next = "nextval('\"\(sequence)\"')"
         var exact: [String] = []
         var patterns: [String] = []
-        for target in change.targets {
-            switch target {
-            case .exact(let key): exact.append(try PostgresQueryCache.text(of: key))
-            case .prefix(let prefix):
-                let rows = try rows(under: prefix)
-                patterns.append(rows.pattern)
-                if let key = rows.key { exact.append(key) }
-            case .tag, .exactTag: continue
+        if case .invalidate = change.operation {
+            for target in change.targets {
+                switch target {
+                case .exact(let key): exact.append(try PostgresQueryCache.text(of: key))
+                case .prefix(let prefix):
+                    let rows = try Self.rows(under: prefix)
+                    patterns.append(rows.pattern)
+                    if let key = rows.key { exact.append(key) }
+                case .tag, .exactTag: continue
+                }
             }
         }
-        guard !exact.isEmpty || !patterns.isEmpty else { return notify }
-        // One `LIKE` per pattern, so that each is served by the key's pattern index (`LIKE ANY` is not); a
-        // data-modifying `WITH` runs whether or not the query reads it (reading it costs a third of the
-        // statement's time).
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 3 + patterns.count)
+        guard !exact.isEmpty || !patterns.isEmpty else {
+            return "SELECT pg_notify(\(channel), \(head) || \(unescaped: next)::text || \(tail))"
+        }
+        // One `LIKE` per pattern, so that each is served by the key's pattern index (`LIKE ANY` is not).
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 6 + patterns.count)
         sql.appendLiteral("WITH stale AS (UPDATE ")
         sql.appendInterpolation(unescaped: "\"\(table)\"")
-        sql.appendLiteral(" SET updated_at = '-infinity', saved_at = 0 WHERE key = ANY(")
+        sql.appendLiteral(" SET updated_at = '-infinity', saved_at = 0, version = ")
+        sql.appendInterpolation(unescaped: next)
+        sql.appendLiteral(" WHERE key = ANY(")
         sql.appendInterpolation(exact)
         sql.appendLiteral(")")
         for pattern in patterns {
             sql.appendLiteral(" OR key LIKE ")
             sql.appendInterpolation(pattern)
         }
-        sql.appendLiteral(") SELECT set_config('synchronous_commit', 'off', true), pg_notify(")
+        sql.appendLiteral(" RETURNING version) SELECT set_config('synchronous_commit', 'off', true), pg_notify(")
         sql.appendInterpolation(channel)
         sql.appendLiteral(", ")
-        sql.appendInterpolation(payload)
+        sql.appendInterpolation(head)
+        sql.appendLiteral(" || COALESCE((SELECT max(version) FROM stale), ")
+        sql.appendInterpolation(unescaped: next)
+        sql.appendLiteral(")::text || ")
+        sql.appendInterpolation(tail)
         sql.appendLiteral(")")
         return PostgresQuery(stringInterpolation: sql)
     }
