@@ -32,7 +32,7 @@ let rounds = quick ? 2 : 5
 let table = "bench_\(ProcessInfo.processInfo.processIdentifier)"
 let cache = try PostgresQueryCache(url: url, table: table)
 let expected = Profile(id: 42, name: "Ada Lovelace", email: "ada@example.com")
-try cache.save(expected, for: ["user", 42])
+try await cache.save(expected, for: ["user", 42])
 let configuration = try PostgresCacheConfiguration(url: url)
 let connection = try await PostgresConnection.connect(
     configuration: PostgresConnection.Configuration(
@@ -55,7 +55,7 @@ func perRead(_ body: () async throws -> Profile?) async throws -> Double {
 var best = Double.infinity
 var baseline = Double.infinity
 for _ in 0..<rounds {
-    best = min(best, try await perRead { try cache.get(Profile.self, for: ["user", 42])?.value })
+    best = min(best, try await perRead { try await cache.get(Profile.self, for: ["user", 42])?.value })
     baseline = min(
         baseline,
         try await perRead {
@@ -75,6 +75,8 @@ try await dropTable(on: connection)
 func dropTable(on connection: PostgresConnection) async throws {
     for name in [table, table + "_flight"] {
         _ = try await connection.query("DROP TABLE \"\(unescaped: name)\"", logger: connection.logger)
+        _ = try await connection.query(
+            "DROP SEQUENCE IF EXISTS \"\(unescaped: name)_version\"", logger: connection.logger)
         _ = try await connection.query("DELETE FROM loft_schema WHERE name = \(name)", logger: connection.logger)
     }
     try await connection.close()

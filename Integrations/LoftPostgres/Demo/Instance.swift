@@ -33,7 +33,9 @@ final class Instance: Sendable {
     /// Runs until `quit` or the end of its input.
     func run() async {
         let subscription = link.events.sink { [self] event in
-            if case .applied = event { say("applied \(Clock.nanoseconds())") }
+            if case .applied(let change) = event, case .invalidate = change.operation {
+                say("applied \(Clock.nanoseconds())")
+            }
         }
         link.start()
         await link.waitUntilListening()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one query persists its cache entry: the provider, the configuration, and the value's `Codable` type
 /// (the entry itself stores values type-erased).
 package struct EntryPersistence: Sendable {
@@ -21,6 +23,8 @@ package struct EntryPersistence: Sendable {
     private let readNetwork: NetworkRead
     /// Whether a value read back is the entry's `Value` (the store's answer, as the type it was asked for).
     private let isValue: @Sendable (Any) -> Bool
+    /// JSON decoded as the entry's `Value`.
+    private let readJSON: @Sendable (String) -> (any Sendable)?
     /// A value of the entry (hydrated JSON decoded first) as the `Encodable` it is.
     private let encodable: @Sendable (any Sendable, QueryKey) throws(CacheError) -> any Encodable
 
@@ -47,6 +51,10 @@ package struct EntryPersistence: Sendable {
                 return try await read(stored, as: Value.self, from: cache, key: key)
             },
             isValue: { $0 is Value },
+            readJSON: { json in
+                guard let stored = Value.self as? any Decodable.Type else { return nil }
+                return decodeJSON(json, stored, as: Value.self)
+            },
             encodable: { value, key throws(CacheError) in
                 guard let typed = try? cast(value, to: Value.self, key: key), let encodable = typed as? any Encodable
                 else {
@@ -59,7 +67,7 @@ package struct EntryPersistence: Sendable {
     private init(
         provider: Provider, config: QueryCacheConfig,
         readLocal: @escaping LocalRead, readNetwork: @escaping NetworkRead,
-        isValue: @escaping @Sendable (Any) -> Bool,
+        isValue: @escaping @Sendable (Any) -> Bool, readJSON: @escaping @Sendable (String) -> (any Sendable)?,
         encodable: @escaping @Sendable (any Sendable, QueryKey) throws(CacheError) -> any Encodable
     ) {
         self.provider = provider
@@ -73,7 +81,13 @@ package struct EntryPersistence: Sendable {
         self.readLocal = readLocal
         self.readNetwork = readNetwork
         self.isValue = isValue
+        self.readJSON = readJSON
         self.encodable = encodable
+    }
+
+    /// `json` decoded as the entry's `Value`, or nil when it does not decode as it.
+    package func decode(json: String) -> (any Sendable)? {
+        readJSON(json)
     }
 
     /// Whether the provider is awaited (on a network).
@@ -163,4 +177,11 @@ private func read<Stored: Decodable, Value: Sendable>(
         return nil
     }
     return CachedValue(value: value, savedAt: cached.savedAt, version: cached.version)
+}
+
+/// `json` decoded as `Stored`, returned as the entry's `Value` (the two are one type, opened from an existential).
+private func decodeJSON<Stored: Decodable, Value: Sendable>(_ json: String, _ stored: Stored.Type, as _: Value.Type)
+    -> Value?
+{
+    (try? JSONDecoder().decode(Stored.self, from: Data(json.utf8))) as? Value
 }

@@ -103,7 +103,7 @@ public final class PostgresSingleFlight: Sendable {
                         value = fresh
                     } else {
                         value = try await upstream()
-                        try await cache.saveSuspending(value, for: key)
+                        try await cache.saveRenewing(value, for: key)
                     }
                     await unlock(lock)
                     return value
@@ -129,7 +129,7 @@ public final class PostgresSingleFlight: Sendable {
         let (cache, store, logger) = (cache, cache.store, cache.link.logger)
         let seconds = Double(PostgresLink.nanoseconds(freshFor)) / 1e9
         let statement: PostgresQuery = """
-            SELECT value::text, type_name, saved_at FROM "\(unescaped: cache.configuration.table)"
+            SELECT value::text, type_name, saved_at, version FROM "\(unescaped: cache.configuration.table)"
             WHERE key = \(keyText) AND updated_at > now() - make_interval(secs => \(seconds))
             """
         let rows = try await cache.link.perform("read of \(key)", failure: { .readFailed(path: store, reason: $0) }) {

@@ -63,6 +63,17 @@ final class EventLog<Event: Sendable>: Sendable {
 
 extension FleetLinkEvent {
     var isApplied: Bool { if case .applied = self { true } else { false } }
+    /// Another instance's invalidation or removal, applied (not a row's value).
+    var isAppliedChange: Bool {
+        guard case .applied(let change) = self else { return false }
+        if case .setData = change.operation { return false }
+        return true
+    }
+    /// A row's value applied here (this instance's own rows too).
+    var appliedValue: SharedChange? {
+        guard case .applied(let change) = self, case .setData = change.operation else { return nil }
+        return change
+    }
     var isSent: Bool { if case .sent = self { true } else { false } }
     var isResumed: Bool { if case .resumed = self { true } else { false } }
     var isLost: Bool { if case .lost = self { true } else { false } }

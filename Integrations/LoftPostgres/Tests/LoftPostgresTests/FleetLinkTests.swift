@@ -37,9 +37,14 @@ struct Instance {
         try client.snapshot(for: key, as: Profile.self).isStale
     }
 
-    /// Waits until `count` changes were applied here.
+    /// Waits until `count` invalidations or removals of other instances were applied here.
     func applied(_ count: Int) async {
-        await log.count(count) { $0.isApplied }
+        await log.count(count) { $0.isAppliedChange }
+    }
+
+    /// Waits until a row's value of `version` or newer for `key` was applied here.
+    func appliedValue(of key: QueryKey, version: Int64) async {
+        await log.first { ($0.appliedValue?.version ?? -1) >= version && $0.appliedValue?.targets == [.exact(key)] }
     }
 }
 
@@ -49,6 +54,9 @@ struct Instance {
         for instance in fleet {
             _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
             _ = try await instance.client.fetchQuery(["team", 1]) { Profile(id: 9, name: "Core") }
+            // The rows are written (behind the caller) before the invalidation, which then comes after them in
+            // the keys' order.
+            await instance.client.flush()
         }
         await fleet[0].client.invalidateQueries(["user"]).settled()
         for instance in fleet[1...] { await instance.applied(1) }
@@ -56,7 +64,7 @@ struct Instance {
             #expect(try instance.isStale(["user", 1]))
             #expect(try !instance.isStale(["team", 1]))
         }
-        #expect(fleet[0].log.count(where: \.isApplied) == 0)
+        #expect(fleet[0].log.count(where: \.isAppliedChange) == 0)
         #expect(fleet[1].log.count(where: \.isSent) == 0)  // what it applied, it does not send again
         for instance in fleet { await instance.link.stop() }
     }
@@ -68,6 +76,7 @@ struct Instance {
         _ = try await receiver.client.fetchQuery(["user", 42]) { Profile(id: 42, name: "Forty-two") }
         _ = try await receiver.client.fetchQuery(["todo", 7], tags: ["todos"]) { Profile(id: 7, name: "Seven") }
         _ = try await receiver.client.fetchQuery(["team", 1]) { Profile(id: 1, name: "Core") }
+        await receiver.client.flush()
         await sender.client.invalidateQueries(["user", 4], exact: true).settled()
         await sender.client.invalidateQueries(tagged: "todos").settled()
         sender.client.removeQueries(["team"], filter: QueryFilter(type: .inactive))
@@ -79,20 +88,23 @@ struct Instance {
         for instance in fleet { await instance.link.stop() }
     }
 
-    @Test func aValueSetOnOneInstanceIsTheOthersValue() async throws {
+    @Test func aValueSetOnOneInstanceIsTheOthersValueWithItsRow() async throws {
         let fleet = try await Instance.fleet(2)
         let (sender, receiver) = (fleet[0], fleet[1])
         _ = try await receiver.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
         _ = try await receiver.client.fetchQuery(["user", 2]) { Profile(id: 2, name: "Bo") }
         sender.client.setQueryData(Profile(id: 1, name: "Ada Lovelace"), for: ["user", 1])
-        // Too large for a notification: the value stays behind, and the receiver invalidates the key.
-        sender.client.setQueryData(Profile(id: 2, name: String(repeating: "B", count: 9_000)), for: ["user", 2])
-        await receiver.applied(2)
-        #expect(
-            try receiver.client.getQueryData(["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada Lovelace"))
-        #expect(try !receiver.isStale(["user", 1]))
-        #expect(try receiver.client.getQueryData(["user", 2], as: Profile.self) == Profile(id: 2, name: "Bo"))
-        #expect(try receiver.isStale(["user", 2]))
+        // Too large for a notification: the receiver reads the row.
+        let large = Profile(id: 2, name: String(repeating: "B", count: 9_000))
+        sender.client.setQueryData(large, for: ["user", 2])
+        await sender.client.flush()
+        for key: QueryKey in [["user", 1], ["user", 2]] {
+            let row = try #require(try await sender.cache.get(Profile.self, for: key))
+            await receiver.appliedValue(of: key, version: try #require(row.version))
+            #expect(try receiver.client.getQueryData(key, as: Profile.self) == row.value)
+            #expect(try !receiver.isStale(key))
+        }
+        #expect(try receiver.client.getQueryData(["user", 2], as: Profile.self) == large)
         for instance in fleet { await instance.link.stop() }
     }
 
@@ -127,7 +139,7 @@ struct Instance {
     @Test func prefixMarksUseThePatternIndexWhichOlderTablesGet() async throws {
         let (older, newer) = (TestServer.uniqueTable(), TestServer.uniqueTable())
         try await TestServer.withConnection { connection in
-            for (table, version) in [(older, 1), (newer, 2)] {
+            for (table, version) in [(older, 1), (newer, 3)] {
                 try await connection.query(
                     """
                     CREATE TABLE "\(unescaped: table)" (
@@ -138,11 +150,11 @@ struct Instance {
                     "INSERT INTO loft_schema (name, version) VALUES (\(table), \(version))", logger: connection.logger)
             }
         }
-        try TestServer.cache(table: older).save(1, for: ["user", 1])
-        #expect(throws: CacheError.self) { try TestServer.cache(table: newer).save(1, for: ["user", 1]) }
-        let statement = try FleetMessage.statement(
-            publishing: "p", on: "c", for: SharedChange(.invalidate(.none), [.prefix(["user"]), .prefix(["post"])]),
-            table: older)
+        try await TestServer.cache(table: older).save(1, for: ["user", 1])
+        await #expect(throws: CacheError.self) { try await TestServer.cache(table: newer).save(1, for: ["user", 1]) }
+        let statement = try FleetMessage(
+            origin: UUID(), change: SharedChange(.invalidate(.none), [.prefix(["user"]), .prefix(["post"])])
+        ).statement(table: older, sequence: older + "_version", channel: "c")
         try await TestServer.withConnection { connection in
             let indexes = try await connection.query(
                 "SELECT tablename FROM pg_indexes WHERE indexname LIKE '%_key_pattern' AND tablename IN (\(older), \(newer))",
@@ -170,11 +182,11 @@ struct Instance {
                 return try await rows.collect().first?.decode(String.self) ?? "none"
             }
         }
-        try cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: now, expiresAt: nil)
+        try await cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: now, expiresAt: nil)
         let first = try await updatedAt()
-        try cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: now, expiresAt: nil)
+        try await cache.save(Profile(id: 1, name: "Ada"), for: ["user", 1], savedAt: now, expiresAt: nil)
         #expect(try await updatedAt() == first)
-        try cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: now, expiresAt: nil)
+        try await cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: now, expiresAt: nil)
         #expect(try await updatedAt() != first)
         try await TestServer.withConnection { connection in
             _ = try await connection.query(
@@ -182,9 +194,9 @@ struct Instance {
                 logger: Logger(label: "test")
             ).collect()
         }
-        try cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: now, expiresAt: nil)
+        try await cache.save(Profile(id: 1, name: "Ada L."), for: ["user", 1], savedAt: now, expiresAt: nil)
         #expect(try await updatedAt() == "-infinity")
-        #expect(cache.savedAt(forKey: ["user", 1])?.nanosecondsSinceEpoch == 0)
+        #expect(try await cache.get(Profile.self, for: ["user", 1])?.savedAt.nanosecondsSinceEpoch == 0)
     }
 
     @Test func anInstanceWhoseListeningConnectionWasLostTreatsEverythingAsStale() async throws {
@@ -213,9 +225,11 @@ struct Instance {
         _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
         let origin = UUID().uuidString
         for payload in [
-            "not a change", "loft-change 1 not-a-uuid\nremove\nfilter all any any",
-            "loft-change 1 \(origin)\nexplode\nfilter all any any\nexact [\"user\",1]",
-            "loft-change 1 \(origin)\nremove\nfilter all any any\nexact [\"user\",1",
+            "not a change", "loft-change 2 not-a-uuid 1\nremove\nfilter all any any",
+            "loft-change 2 \(origin) 3\nexplode\nfilter all any any\nexact [\"user\",1]",
+            "loft-change 2 \(origin) 3\nremove\nfilter all any any\nexact [\"user\",1",
+            "loft-change 2 \(origin) -3\nremove\nfilter all any any\nexact [\"user\",1]",
+            "loft-change 1 \(origin)\nremove\nfilter all any any\nexact [\"user\",1]",
         ] {
             try await TestServer.withConnection { connection in
                 _ = try await connection.query(
@@ -223,9 +237,9 @@ struct Instance {
                 ).collect()
             }
         }
-        await instance.log.count(4) { if case .ignored = $0 { true } else { false } }
+        await instance.log.count(5) { if case .ignored = $0 { true } else { false } }
         #expect(try instance.client.getQueryData(["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada"))
-        #expect(instance.log.count(where: \.isApplied) == 0)
+        #expect(instance.log.count(where: \.isAppliedChange) == 0)
         await instance.link.stop()
     }
 

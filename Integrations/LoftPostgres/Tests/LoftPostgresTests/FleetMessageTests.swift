@@ -14,45 +14,69 @@ import Testing
         SharedChange(
             .remove, [.exact(["page", ["sort": "name", "page": 2]])],
             filter: SharedChange.Filter(.init(type: .inactive, isStale: true, fetchStatus: .fetching))),
-        SharedChange(.setData(json: #"{"name":"Ada","note":"two\nlines\nvalue x"}"#), [.exact(["user", 1])]),
         SharedChange(
             .setData(json: nil), [.exact(["user", 2])],
             filter: SharedChange.Filter(.init(isStale: false, fetchStatus: .paused))),
         SharedChange(.invalidate(.all), []),
     ]
 
-    @Test func everyChangeReadsBackAsSent() throws {
-        for change in Self.changes {
-            let message = FleetMessage(origin: UUID(), change: change)
-            let read = FleetMessage.read(try message.payload())
+    /// Rows' values: with the value, and too large to travel.
+    static let rows: [SharedChange] = [
+        SharedChange(.setData(json: #"{"name":"Ada","note":"two\nlines\nvalue x"}"#), [.exact(["user", 1])]),
+        SharedChange(.setData(json: nil), [.exact(["user", 3])]),
+    ]
+
+    static var messages: [FleetMessage] {
+        changes.map { FleetMessage(origin: UUID(), change: $0) }
+            + rows.map { FleetMessage(origin: UUID(), change: $0, isRowWrite: true) }
+    }
+
+    @Test func everyChangeReadsBackAsSentWithItsVersion() throws {
+        for (index, message) in Self.messages.enumerated() {
+            let version = Int64(index) * 1_000_003
+            let read = FleetMessage.read(try message.payload(version: version))
             #expect(read?.origin == message.origin)
-            #expect(read?.change == change, "\(change)")
+            #expect(read?.change == message.change, "\(message.change)")
+            #expect(read?.isRowWrite == message.isRowWrite)
+            #expect(read?.version == version)
         }
     }
 
-    @Test func aValueTooLargeTravelsWithoutItselfAndAKeyTooLargeIsAnError() throws {
+    @Test func aRowsValueTooLargeTravelsWithoutItselfAndAKeyTooLargeIsAnError() throws {
         let large = SharedChange(
             .setData(json: "\"" + String(repeating: "v", count: 8_000) + "\""), [.exact(["user", 1])])
-        let read = FleetMessage.read(try FleetMessage(origin: UUID(), change: large).payload())
+        let payload = try FleetMessage(origin: UUID(), change: large, isRowWrite: true).payload(version: .max)
+        #expect(payload.utf8.count <= 8_000)
+        let read = FleetMessage.read(payload)
         #expect(read?.change == SharedChange(.setData(json: nil), [.exact(["user", 1])]))
+        #expect(read?.isRowWrite == true)
         let huge = FleetMessage(
             origin: UUID(),
             change: SharedChange(.remove, [.exact(QueryKey(parts: [.string(String(repeating: "k", count: 9_000))]))]))
-        #expect(throws: CacheError.self) { try huge.payload() }
+        #expect(throws: CacheError.self) { try huge.payload(version: 1) }
+    }
+
+    @Test func aRowsValueNamesOneExactKey() {
+        let origin = UUID().uuidString
+        #expect(FleetMessage.read("loft-change 2 \(origin) 4\nsaved\nfilter all any any\nprefix [\"user\"]") == nil)
+        #expect(FleetMessage.read("loft-change 2 \(origin) 4\nsaved\nfilter all any any") == nil)
+        #expect(FleetMessage.read("loft-change 2 \(origin) 4\nsaved\nfilter all any any\nexact [\"user\"]") != nil)
     }
 
     /// A mutation-based fuzz run, the same on every run: whatever a notification holds, reading it gives nil
     /// or a change that travels as itself.
     @Test func anyPayloadIsAChangeOrNothing() throws {
         var random = SeededRandom(seed: 0x9A710AD)
-        let seeds = try Self.changes.map { try FleetMessage(origin: UUID(), change: $0).payload() }
+        let seeds = try Self.messages.map { try $0.payload(version: 77) }
         let pieces = Array("\n []{}\",:0123456789-abcdefilnoprstuvxy").map(String.init) + ["value ", "exact ", "🚀"]
         var read = 0
         for _ in 0..<20_000 {
             let text = random.mutation(of: random.pick(seeds), with: pieces)
             guard let message = FleetMessage.read(text) else { continue }
             read += 1
-            #expect(FleetMessage.read(try message.payload())?.change == message.change, "\(text)")
+            let again = FleetMessage.read(try message.payload(version: message.version))
+            #expect(again?.change == message.change, "\(text)")
+            #expect(again?.version == message.version)
         }
         #expect(read > 1_000)
     }

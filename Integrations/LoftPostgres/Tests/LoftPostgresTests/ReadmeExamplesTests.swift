@@ -15,13 +15,13 @@ import Testing
         let databaseURL = try TestServer.url
         let shared = try PostgresQueryCache(url: databaseURL)
         let client = QueryClient(
-            cache: TwoLevelQueryCache(disk: shared),
+            cache: shared,
             cacheConfig: QueryCacheConfig(invalidationPolicy: .expiresAfter(60), usagePolicy: .useInsteadOfFetching)
         )
         let user = try await client.fetchQuery(["user", 42]) { try await upstream.user(42) }
         #expect(user == Profile(id: 42, name: "Ada"))
         await client.flush()
-        #expect(try shared.get(for: ["user", 42], as: Profile.self) == user)
+        #expect(try await shared.get(for: ["user", 42], as: Profile.self) == user)
 
         let fleet = PostgresSingleFlight(cache: shared, freshFor: .seconds(60))
         let profile = try await client.fetchQuery(["user", 7]) {
@@ -45,7 +45,10 @@ import Testing
         await client.invalidateQueries(["user", 42]).settled()  // every instance's ["user", 42] is stale now
         client.setQueryData(Profile(id: 42, name: "Ada L."), for: ["user", 42])  // and this is their value
 
-        await other.applied(2)
+        await other.applied(1)
+        await client.flush()
+        let row = try #require(try await shared.get(Profile.self, for: ["user", 42]))
+        await other.appliedValue(of: ["user", 42], version: try #require(row.version))
         #expect(try other.client.getQueryData(["user", 42], as: Profile.self) == Profile(id: 42, name: "Ada L."))
         await link.stop()
         await other.link.stop()

@@ -3,15 +3,13 @@ import LoftPostgres
 import NIOConcurrencyHelpers
 import Testing
 
-/// Two clients (two instances of a service) with memory in front of one PostgreSQL table.
+/// Two clients (two instances of a service) on one PostgreSQL table.
 @Suite struct SharedClientTests {
     @Test func aValueOneClientFetchedIsServedToTheOtherFromTheDatabase() async throws {
         let table = TestServer.uniqueTable()
         let config = QueryCacheConfig(invalidationPolicy: .expiresAfter(3600), usagePolicy: .useInsteadOfFetching)
-        let first = QueryClient(
-            cache: TwoLevelQueryCache(disk: try TestServer.cache(table: table)), cacheConfig: config)
-        let second = QueryClient(
-            cache: TwoLevelQueryCache(disk: try TestServer.cache(table: table)), cacheConfig: config)
+        let first = QueryClient(cache: try TestServer.cache(table: table), cacheConfig: config)
+        let second = QueryClient(cache: try TestServer.cache(table: table), cacheConfig: config)
         let upstream = UpstreamCalls()
 
         let fetched = try await first.fetchQuery(["user", 42]) {

@@ -45,7 +45,7 @@ import Testing
         let table = TestServer.uniqueTable()
         let caches = try (0..<3).map { _ in try TestServer.cache(table: table) }
         // What an instance of the previous deploy saved: a String where this one reads a Profile.
-        try caches[0].save("Ada, as an older type", for: ["user", 7])
+        try await caches[0].save("Ada, as an older type", for: ["user", 7])
         let fleet = caches.map { PostgresSingleFlight(cache: $0, freshFor: .seconds(60)) }
         let skipped = NIOLockedValueBox<[CacheError]>([])
         let subscriptions = fleet.map { instance in
@@ -64,7 +64,7 @@ import Testing
             for try await profile in group { #expect(profile == Profile(id: 7, name: "Ada")) }
         }
         #expect(upstream.count == 1)
-        #expect(try caches[1].get(Profile.self, for: ["user", 7])?.value == Profile(id: 7, name: "Ada"))
+        #expect(try await caches[1].get(Profile.self, for: ["user", 7])?.value == Profile(id: 7, name: "Ada"))
         let reports = skipped.withLockedValue { $0 }
         #expect(!reports.isEmpty)
         for report in reports {
@@ -80,7 +80,7 @@ import Testing
 
     @Test func aFreshRowAnswersWithoutTheUpstream() async throws {
         let cache = try TestServer.cache()
-        try cache.save(Profile(id: 1, name: "saved"), for: ["user", 1])
+        try await cache.save(Profile(id: 1, name: "saved"), for: ["user", 1])
         let fleet = PostgresSingleFlight(cache: cache, freshFor: .seconds(60))
         let profile = try await fleet.value(for: ["user", 1], as: Profile.self) {
             Issue.record("the upstream was called for a fresh row")

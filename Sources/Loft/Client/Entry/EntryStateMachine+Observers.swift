@@ -55,6 +55,13 @@ extension EntryStateMachine {
     ) {
         if let expected, expected != snapshot.dataVersion { return }
         if let version = origin.version, let held = storeVersion, held >= version { return }
+        if case .shared = origin, comparison?.holds(for: snapshot) == true {
+            // Another client's value equal to the data (its copy of what this one holds) is no news: the data
+            // keeps its age and its invalidation, and takes the version.
+            output.isStored = true
+            if let version = origin.version { storeVersion = version }
+            return
+        }
         switch mode {
         case .always:
             break

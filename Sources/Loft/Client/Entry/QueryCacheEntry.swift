@@ -316,6 +316,11 @@ package final class QueryCacheEntry: Sendable {
         return (try? await task.value) ?? nil
     }
 
+    /// `json` decoded as the type the entry persists, or nil when it persists none or it does not decode.
+    package func decodeStored(json: String) -> (any Sendable)? {
+        storage.withLock { $0.machine.persistence?.value }?.decode(json: json)
+    }
+
     /// Whether the entry has a persistence (a query, a fetch or a write gave it one).
     package var isPersisted: Bool {
         storage.withLock { $0.machine.persistence != nil }

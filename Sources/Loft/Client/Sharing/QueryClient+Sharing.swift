@@ -30,9 +30,9 @@ extension QueryClient {
     /// - `setData` decodes the value as the type the entry holds and sets it (now, by this client's clock). It is
     ///   saved to the entry's local persistent cache, never to a network one (`AsyncQueryCacheType`), which
     ///   the client that made the change shares and wrote already.
-    ///   An entry with no data, a value of another type and a change that carries no value invalidate the
-    ///   entry instead (its next fetch gets the truth); a key with no entry is left alone (nothing of it is
-    ///   held here).
+    ///   An entry with no data takes it as the type it persists, if it persists; otherwise, and for a value of
+    ///   another type or a change that carries no value, the entry is invalidated instead (its next fetch
+    ///   gets the truth). A key with no entry is left alone (nothing of it is held here).
     public func apply(_ change: SharedChange) {
         switch change.operation {
         case .invalidate(let refetchType):
@@ -43,7 +43,8 @@ extension QueryClient {
             for entry in entries(for: change.targets, filter: change.filter.queryFilter) { remove(entry) }
         case .setData(let json):
             for entry in entries(for: change.targets, filter: change.filter.queryFilter) {
-                guard let json, let value = Self.decode(json, like: entry.data) else {
+                guard let json, let value = Self.decode(json, like: entry.data) ?? entry.decodeStored(json: json)
+                else {
                     entry.send(.invalidated(.active, version: change.version))
                     continue
                 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Loft
 import NIOConcurrencyHelpers
 import PostgresNIO
@@ -11,8 +10,7 @@ import PostgresNIO
 ///   wait for the same attempt.
 /// - A failed attempt, a closed connection or a timed-out call drops the connection: the next call makes a
 ///   new one, so the cache recovers by itself once the server is back.
-/// - Calls made on the cache's own event loop thread (from a callback of one of its futures) throw
-///   `CacheError.unavailable` instead of waiting for themselves.
+/// - Calls are awaited (or handed over with a completion): no thread waits for the server.
 final class PostgresLink: Sendable {
     private struct State {
         var connecting: EventLoopFuture<PostgresConnection>?
@@ -48,25 +46,10 @@ final class PostgresLink: Sendable {
 
     private var store: String { configuration.storeName }
 
-    /// Runs `body` on the connection and waits for its result, blocking the calling thread.
+    /// Runs `body` on the connection and awaits its result, suspending the calling task (no thread waits).
     ///
     /// - Throws: `CacheError.timedOut` after the configured timeout, `.unavailable` when the server cannot be
     ///   reached or the connection was lost, and `failure(reason)` for an error the server answered.
-    func run<T: Sendable>(
-        _ operation: String, failure: (String) -> CacheError,
-        _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>
-    ) throws(CacheError) -> T {
-        guard !loop.inEventLoop else {
-            throw .unavailable(store: store, reason: "\(operation) was called on the cache's own event loop thread")
-        }
-        let (generation, connection) = current()
-        let outcome = wait(for: connection.flatMap(body), timeout: configuration.timeout)
-        return try conclude(operation, generation, outcome, failure: failure)
-    }
-
-    /// Runs `body` on the connection and awaits its result, suspending the calling task (no thread waits).
-    ///
-    /// - Throws: as `run(_:failure:_:)`.
     func perform<T: Sendable>(
         _ operation: String, failure: @escaping @Sendable (String) -> CacheError,
         _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>
@@ -195,19 +178,6 @@ final class PostgresLink: Sendable {
         }
         return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
     }
-}
-
-/// Waits at most `timeout` for `future`; nil when it did not complete in time.
-private func wait<T: Sendable>(for future: EventLoopFuture<T>, timeout: Duration) -> Result<T, any Error>? {
-    let done = DispatchSemaphore(value: 0)
-    let outcome = NIOLockedValueBox<Result<T, any Error>?>(nil)
-    future.whenComplete { result in
-        outcome.withLockedValue { $0 = result }
-        done.signal()
-    }
-    let nanoseconds = Int(clamping: PostgresLink.nanoseconds(timeout))
-    guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
-    return outcome.withLockedValue { $0 }
 }
 
 /// A failure to connect or to prepare the schema: the store is unavailable, whatever the server said.
