@@ -210,7 +210,8 @@ public final class PostgresQueryCache: AsyncQueryCacheType {
         sql.appendInterpolation(tail)
         sql.appendLiteral(")")
         let name = key.map { "removal of \($0)" } ?? "removal of every row"
-        try await perform(name, failure: { .writeFailed(path: $0, reason: $1) }, PostgresQuery(stringInterpolation: sql))
+        try await perform(
+            name, failure: { .writeFailed(path: $0, reason: $1) }, PostgresQuery(stringInterpolation: sql))
     }
 
     /// Runs `statement` on the cache's connection and returns its rows.

@@ -15,7 +15,9 @@ import Testing
             return true
         }
         await #expect(performing: { try await cache.get(Profile.self, for: ["user", 1]) }, throws: isUnavailable)
-        await #expect(performing: { try await cache.save(Profile(id: 2, name: "Grace"), for: ["user", 2]) }, throws: isUnavailable)
+        await #expect(
+            performing: { try await cache.save(Profile(id: 2, name: "Grace"), for: ["user", 2]) }, throws: isUnavailable
+        )
 
         try server.resume()
         #expect(try await cache.get(for: ["user", 1], as: Profile.self) == Profile(id: 1, name: "Ada"))
