@@ -8,13 +8,13 @@ final class Fleet: Sendable {
     final class Member: Sendable {
         let process: Process
         private let input: FileHandle
-        private let lines = NIOLockedValueBox<[String]>([])
-        private let arrived = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
+        /// What it printed, and who waits for more (one lock: a line cannot arrive between a look and a wait).
+        private let state = NIOLockedValueBox<(lines: [String], waiters: [CheckedContinuation<Void, Never>])>(([], []))
 
-        init(executable: URL, url: String, table: String) throws {
+        init(executable: URL, url: String, table: String, timeoutMilliseconds: Int) throws {
             process = Process()
             process.executableURL = executable
-            process.arguments = ["instance", url, table]
+            process.arguments = ["instance", url, table, String(timeoutMilliseconds)]
             let (stdin, stdout) = (Pipe(), Pipe())
             process.standardInput = stdin
             process.standardOutput = stdout
@@ -40,18 +40,35 @@ final class Fleet: Sendable {
         }
 
         /// Every line printed so far.
-        var printed: [String] { lines.withLockedValue { $0 } }
+        var printed: [String] { state.withLockedValue { $0.lines } }
 
-        /// Waits for the first line, printed or to come, that starts with `prefix`; nil if the process ended
-        /// without printing one.
-        func line(startingWith prefix: String, after skipped: Int = 0) async -> String? {
+        /// Waits at most `limit` for the first line, printed or to come, that starts with `prefix`; nil if the
+        /// process ended without printing one, or the time ran out.
+        func line(startingWith prefix: String, after skipped: Int = 0, within limit: Duration = .seconds(60)) async
+            -> String?
+        {
+            let deadline = ContinuousClock.now + limit
+            let timer = Task { [weak self] in
+                try? await Task.sleep(until: deadline)
+                self?.append([], ended: false)
+            }
+            defer { timer.cancel() }
             while true {
-                let (found, ended) = lines.withLockedValue { lines in
-                    (lines.dropFirst(skipped).first { $0.hasPrefix(prefix) }, lines.last == Self.end)
+                var found: String?
+                await withCheckedContinuation { continuation in
+                    let answered = state.withLockedValue { state -> Bool in
+                        found = state.lines.dropFirst(skipped).first { $0.hasPrefix(prefix) }
+                        guard found == nil, state.lines.last != Self.end, ContinuousClock.now < deadline else {
+                            return true
+                        }
+                        state.waiters.append(continuation)
+                        return false
+                    }
+                    if answered { continuation.resume() }
                 }
-                if let found { return found }
-                if ended { return nil }
-                await withCheckedContinuation { continuation in arrived.withLockedValue { $0.append(continuation) } }
+                if found != nil || ContinuousClock.now >= deadline || printed.last == Self.end {
+                    return found ?? state.withLockedValue { $0.lines.dropFirst(skipped).first { $0.hasPrefix(prefix) } }
+                }
             }
         }
 
@@ -65,31 +82,52 @@ final class Fleet: Sendable {
         private static let end = "\u{0}end"
 
         private func append(_ new: [String], ended: Bool) {
-            lines.withLockedValue { $0 += new + (ended ? [Self.end] : []) }
-            for waiter in arrived.withLockedValue({ waiters in
-                defer { waiters = [] }; return waiters
-            }) { waiter.resume() }
+            let waiters = state.withLockedValue { state in
+                state.lines += new + (ended ? [Self.end] : [])
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
     let members: [Member]
 
-    /// Starts `count` instances on `table` and waits until each listens.
-    init(count: Int, url: String, table: String) async throws {
+    /// Starts `count` instances on `table` (each call of theirs waiting at most `timeout`) and waits until
+    /// each listens, at most three timeouts: one that does not is stopped, and the error says what it printed.
+    init(count: Int, url: String, table: String, timeout: Duration = .seconds(5)) async throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        members = try (0..<count).map { _ in try Member(executable: executable, url: url, table: table) }
-        for member in members {
-            guard await member.line(startingWith: "ready") != nil else { throw FleetError.instanceEnded }
+        let milliseconds = Int(
+            timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        members = try (0..<count).map { _ in
+            try Member(executable: executable, url: url, table: table, timeoutMilliseconds: milliseconds)
+        }
+        for member in members where await member.line(startingWith: "ready", within: timeout * 3) == nil {
+            stop()
+            throw FleetError.instanceDidNotStart(printed: member.printed.filter { !$0.hasPrefix("\u{0}") })
         }
     }
 
-    /// Asks every instance to quit, and waits for them.
+    /// Asks every instance to quit, and waits for them (killing one that does not quit within 5 seconds).
     func stop() {
         for member in members where member.process.isRunning { member.send("quit") }
-        for member in members { member.process.waitUntilExit() }
+        for member in members {
+            let deadline = Date().addingTimeInterval(5)
+            while member.process.isRunning, Date() < deadline { usleep(10_000) }
+            if member.process.isRunning { member.kill() }
+            member.process.waitUntilExit()
+        }
     }
 }
 
-enum FleetError: Error {
-    case instanceEnded
+enum FleetError: Error, CustomStringConvertible {
+    case instanceDidNotStart(printed: [String])
+
+    var description: String {
+        switch self {
+        case .instanceDidNotStart(let printed):
+            "an instance did not start listening; it said: "
+                + (printed.isEmpty ? "nothing" : printed.joined(separator: " | "))
+        }
+    }
 }

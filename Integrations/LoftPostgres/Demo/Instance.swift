@@ -8,9 +8,12 @@ import NIOConcurrencyHelpers
 /// reads commands on its standard input and answers on its standard output, one line each.
 ///
 /// Commands: `burst CALLERS KEYS` (that many concurrent requests, caller i asking for key i % KEYS),
-/// `invalidate KEY`, `get KEY`, `hang KEY` (a request whose upstream call never returns), `quit`.
-/// Unasked lines: `upstream KEY` for each upstream call, `applied NANOSECONDS` for each change of another
-/// instance applied.
+/// `invalidate KEY`, `get KEY`, `hang KEY` (a request whose upstream call never returns), `ping N` (answered
+/// `pong N` by a task, so only when the cooperative pool has a thread for it), `load N` (N requests for keys
+/// no one fetched, which need the database), `memory KEY` (a request for a key this instance holds, answered
+/// `memory KEY ok` from memory), `set KEY NAME`, `hold KEY` (prints `holds KEY NAME`), `quit`.
+/// Unasked lines: `upstream KEY` for each upstream call, `applied NANOSECONDS` for each invalidation of
+/// another instance applied, `lost` and `resumed` for the link's listening connection.
 final class Instance: Sendable {
     let client: QueryClient
     let link: PostgresFleetLink
@@ -21,20 +24,26 @@ final class Instance: Sendable {
     /// report outside the lock.
     private let output = NIOLock()
 
-    init(url: String, table: String) throws {
-        let cache = try PostgresQueryCache(url: url, table: table)
+    init(url: String, table: String, timeout: Duration = .seconds(5)) throws {
+        let cache = try PostgresQueryCache(url: url, table: table, timeout: timeout)
         client = QueryClient(
             cache: cache, cacheConfig: QueryCacheConfig(invalidationPolicy: .notExpires, usagePolicy: .useIfFetchFails),
             defaults: QueryDefaults(staleTime: .seconds(60)))
-        link = PostgresFleetLink(client: client, cache: cache)
+        link = PostgresFleetLink(client: client, cache: cache, healthCheckInterval: .seconds(1))
         flight = PostgresSingleFlight(cache: cache, freshFor: .seconds(60))
     }
 
-    /// Runs until `quit` or the end of its input.
+    /// Runs until `quit` or the end of its input (its parent went away).
     func run() async {
         let subscription = link.events.sink { [self] event in
-            if case .applied(let change) = event, case .invalidate = change.operation {
-                say("applied \(Clock.nanoseconds())")
+            switch event {
+            case .applied(let change) where change.targets == [.exact(QueryKey("item", "marker"))]:
+                if case .setData(let json?) = change.operation { say("marker \(json)") }
+            case .applied(let change):
+                if case .invalidate = change.operation { say("applied \(Clock.nanoseconds())") }
+            case .lost(let error): say("lost \(error)")
+            case .resumed: say("resumed")
+            default: break
             }
         }
         link.start()
@@ -49,6 +58,38 @@ final class Instance: Sendable {
             case ("invalidate", 1): await invalidate(numbers[0])
             case ("get", 1): say("value \(numbers[0]) \((try? await fetch(numbers[0]).name) ?? "failed")")
             case ("hang", 1): Task { _ = try? await fetch(numbers[0], hanging: true) }
+            case ("ping", 1): Task { [self] in say("pong \(numbers[0])") }
+            case ("load", 1):
+                for index in 0..<numbers[0] { Task { _ = try? await fetch(1_000_000 + index) } }
+            case ("memory", 1):
+                Task { [self] in
+                    let answer = try? await client.fetchQuery(QueryKey("user", numbers[0])) {
+                        Profile(id: -1, name: "")
+                    }
+                    say("memory \(numbers[0]) \(answer?.id == numbers[0] ? "ok" : "missing")")
+                }
+            case ("set", _) where words.count == 3:
+                client.setQueryData(Profile(id: 0, name: words[2]), for: QueryKey("item", words[1]))
+                await client.flush()
+                say("set \(words[1])")
+            case ("mixed", 2): await mixed(operations: numbers[0], seed: numbers[1])
+            case ("readall", 1):
+                for key in 0..<numbers[0] {
+                    _ = try? await client.fetchQuery(QueryKey("item", String(key))) {
+                        Profile(id: -1, name: "read by \(getpid())")
+                    }
+                }
+                await client.flush()
+                say("readall done")
+            case ("holdall", 1):
+                for key in 0..<numbers[0] {
+                    let held = try? client.getQueryData(QueryKey("item", String(key)), as: Profile.self)
+                    say("holds \(key) \(held?.name ?? "nothing")")
+                }
+                say("holdall done")
+            case ("hold", _) where words.count == 2:
+                let held = try? client.getQueryData(QueryKey("item", words[1]), as: Profile.self)
+                say("holds \(words[1]) \(held?.name ?? "nothing")")
             case ("quit", _): break
             default: say("unknown \(line)")
             }
@@ -75,6 +116,24 @@ final class Instance: Sendable {
             if !called.isSet { tableAnswers.withLockedValue { $0 += 1 } }
             return profile
         }
+    }
+
+    /// `operations` random writes, fetches, invalidations and removals over 20 keys, as the users of a busy
+    /// instance make them; then the saves are flushed.
+    private func mixed(operations: Int, seed: Int) async {
+        var random = SplitMix(seed: UInt64(seed))
+        for step in 0..<operations {
+            let key = QueryKey("item", String(Int.random(in: 0..<20, using: &random)))
+            let value = Profile(id: step, name: "\(getpid())-\(step)")
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<4: client.setQueryData(value, for: key)
+            case 4..<7: _ = try? await client.fetchQuery(key, staleTime: .zero) { value }
+            case 7..<9: await client.invalidateQueries(key, exact: true).settled()
+            default: client.removeQueries(key, exact: true)
+            }
+        }
+        await client.flush()
+        say("mixed done")
     }
 
     private func burst(callers: Int, keys: Int) async {
@@ -118,6 +177,21 @@ enum Clock {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+/// A seeded random sequence (SplitMix64), the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 

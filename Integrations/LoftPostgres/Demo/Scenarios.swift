@@ -1,4 +1,6 @@
 import Foundation
+import Loft
+import LoftPostgres
 
 /// What the demo does with its fleet, and what it prints.
 enum Scenarios {
@@ -99,5 +101,156 @@ enum Scenarios {
         }
         print("the instance fetching user/5 was killed (SIGKILL) while its upstream call ran")
         print("  the other instance \(tookOver ? "took over" : "did not take over") after \(waited) ms: \(value)")
+    }
+
+    /// Two instances write one key at the same moment, 100 rounds; then three instances make 2,000 random
+    /// changes each over 20 keys at once. After each, every instance must hold the rows' values.
+    static func converge(url: String, table: String, json: Bool) async throws {
+        let fleet = try await Fleet(count: 3, url: url, table: table)
+        defer { fleet.stop() }
+        let rows = try PostgresQueryCache(url: url, table: table)
+        var marker = 0
+        /// Writes a marker row after everything sent so far and waits until every instance received it: the
+        /// notifications arrive in commit order, so every earlier one has been applied.
+        func quiesce() async throws {
+            marker += 1
+            let skipped = fleet.members.map { $0.printed.count }
+            try await rows.save(Profile(id: marker, name: "marker"), for: QueryKey("item", "marker"))
+            for (index, member) in fleet.members.enumerated() {
+                guard await member.line(startingWith: "marker", after: skipped[index], within: .seconds(30)) != nil
+                else { throw FleetError.instanceDidNotStart(printed: ["no marker from instance \(index + 1)"]) }
+            }
+        }
+        /// What each instance holds of `keys`, by asking it.
+        func holdings(_ command: String, _ keys: [String]) async -> [[String: String]] {
+            var all: [[String: String]] = []
+            for member in fleet.members {
+                let skipped = member.printed.count
+                member.send(command)
+                _ = await member.line(startingWith: command == "holdall 20" ? "holdall done" : "holds", after: skipped)
+                var held: [String: String] = [:]
+                for line in member.printed.dropFirst(skipped) where line.hasPrefix("holds ") {
+                    let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+                    if words.count == 3, keys.contains(words[1]) { held[words[1]] = words[2] }
+                }
+                all.append(held)
+            }
+            return all
+        }
+
+        var divergedRounds = 0
+        for round in 0..<100 {
+            let skipped = fleet.members.map { $0.printed.count }
+            fleet.members[0].send("set counter first-\(round)")
+            fleet.members[1].send("set counter second-\(round)")
+            for index in 0..<2 {
+                _ = await fleet.members[index].line(startingWith: "set counter", after: skipped[index])
+            }
+            try await quiesce()
+            let row = try await rows.get(Profile.self, for: QueryKey("item", "counter"))?.value.name ?? "nothing"
+            let held = await holdings("hold counter", ["counter"])
+            if held[0]["counter"] != row || held[1]["counter"] != row { divergedRounds += 1 }
+        }
+
+        for (index, member) in fleet.members.enumerated() { member.send("mixed 2000 \(index + 1)") }
+        for member in fleet.members { _ = await member.line(startingWith: "mixed done", within: .seconds(300)) }
+        for member in fleet.members { member.send("readall 20") }
+        for member in fleet.members { _ = await member.line(startingWith: "readall done", within: .seconds(60)) }
+        try await quiesce()
+        let keys = (0..<20).map(String.init)
+        let held = await holdings("holdall 20", keys)
+        var compared = 0
+        var diverged = 0
+        for key in keys {
+            let row = try await rows.get(Profile.self, for: QueryKey("item", key))?.value.name ?? "nothing"
+            for holding in held {
+                guard let value = holding[key], value != "nothing" else { continue }
+                compared += 1
+                if value != row { diverged += 1 }
+            }
+        }
+        if json {
+            let summary: [String: Int] = [
+                "rounds": 100, "divergedRounds": divergedRounds, "mixedOperations": 6_000, "keysCompared": compared,
+                "keysDiverged": diverged,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("two instances wrote one key at the same moment, 100 rounds: \(divergedRounds) rounds ended divergent")
+        print("three instances made 2,000 random changes each over 20 keys, then read every key:")
+        print("  \(compared) values held, \(diverged) different from their rows")
+    }
+
+    /// The server is frozen (SIGSTOP) for 8 seconds while three instances, each with requests waiting for it,
+    /// are pinged every 100 ms and asked for a key they hold; then it goes on.
+    static func hang(url: String, table: String, serverDirectory: String, json: Bool) async throws {
+        let fleet = try await Fleet(count: 3, url: url, table: table, timeout: .seconds(2))
+        defer { fleet.stop() }
+        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "scripts/postgres-local")
+        func server(_ command: String) throws {
+            let process = Process()
+            process.executableURL = URL(filePath: "/bin/bash")
+            process.arguments = [script.path, command, serverDirectory]
+            try process.run()
+            process.waitUntilExit()
+        }
+        for member in fleet.members { member.send("get 1") }
+        for member in fleet.members { _ = await member.line(startingWith: "value 1") }
+        let skipped = fleet.members.map { $0.printed.count }
+        try server("freeze")
+        let frozen = ContinuousClock.now
+        for member in fleet.members { member.send("load 20") }
+        var (pings, missed, memoryAnswers) = (0, 0, 0)
+        var slowest = Duration.zero
+        while ContinuousClock.now - frozen < .seconds(8) {
+            pings += 1
+            for member in fleet.members {
+                let sent = ContinuousClock.now
+                member.send("ping \(pings)")
+                if await member.line(startingWith: "pong \(pings)", within: .seconds(1)) == nil {
+                    missed += 1
+                } else {
+                    slowest = max(slowest, ContinuousClock.now - sent)
+                }
+                if pings % 10 == 0 {
+                    let before = member.printed.count
+                    member.send("memory 1")
+                    if await member.line(startingWith: "memory 1 ok", after: before, within: .seconds(1)) != nil {
+                        memoryAnswers += 1
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let lost = fleet.members.enumerated().filter { index, member in
+            member.printed.dropFirst(skipped[index]).contains { $0.hasPrefix("lost") }
+        }.count
+        try server("thaw")
+        var resumed = 0
+        for (index, member) in fleet.members.enumerated()
+        where await member.line(startingWith: "resumed", after: skipped[index], within: .seconds(20)) != nil {
+            resumed += 1
+        }
+        let slowestMilliseconds = Int(
+            slowest.components.seconds * 1_000 + slowest.components.attoseconds / 1_000_000_000_000_000)
+        if json {
+            let summary: [String: Int] = [
+                "pings": pings * fleet.members.count, "missedPings": missed,
+                "slowestPingMilliseconds": slowestMilliseconds,
+                "memoryAnswers": memoryAnswers, "lost": lost, "resumed": resumed,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("the server was frozen (SIGSTOP) for 8 s, with 20 requests of each instance waiting for it:")
+        print(
+            "  \(pings * fleet.members.count) pings, \(missed) unanswered, the slowest answered in \(slowestMilliseconds) ms"
+        )
+        print("  keys held in memory answered \(memoryAnswers) times")
+        print("  \(lost) of 3 instances reported their listening connection lost; \(resumed) resumed after")
     }
 }

@@ -195,6 +195,20 @@ public final class PostgresQueryCache: AsyncQueryCacheType {
         try await removeRows(SharedChange(.remove, [.prefix([])]), "DELETE FROM \"\(table)\"", nil)
     }
 
+    /// Drops the table, its version sequence and its schema row: for a throwaway table (a demo's, a test's).
+    /// Every instance on the table loses it; the next call of any creates it anew.
+    ///
+    /// - Throws: `CacheError.writeFailed`, `.unavailable`, `.timedOut`.
+    public func dropTable() async throws(CacheError) {
+        let (row, sequence) = ("\"\(table)\"", "\"\(sequence)\"")
+        for statement: PostgresQuery in [
+            "DROP TABLE IF EXISTS \(unescaped: row)", "DROP SEQUENCE IF EXISTS \(unescaped: sequence)",
+            "DELETE FROM loft_schema WHERE name = \(table)",
+        ] {
+            try await perform("drop of \(table)", failure: { .writeFailed(path: $0, reason: $1) }, statement)
+        }
+    }
+
     private func removeRows(_ change: SharedChange, _ delete: String, _ key: QueryKey?) async throws(CacheError) {
         let (head, tail) = try FleetMessage(origin: origin, change: change).parts()
         let next = "nextval('\"\(sequence)\"')"

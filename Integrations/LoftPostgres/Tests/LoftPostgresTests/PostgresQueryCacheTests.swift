@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func aServerThatIsNotThereIsUnavailableAtOnce() async throws {
-        let port = try closedPort()
+        let port = try await closedPort()
         let cache = try PostgresQueryCache(
             url: "postgres://postgres:hunter2@127.0.0.1:\(port)/loft", timeout: .seconds(5))
         let started = ContinuousClock.now
@@ -222,10 +222,10 @@ import Testing
 }
 
 /// A loopback port nothing listens on (bound, then closed).
-func closedPort() throws -> Int {
-    let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .bind(host: "127.0.0.1", port: 0).wait()
+func closedPort() async throws -> Int {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .bind(host: "127.0.0.1", port: 0).get()
     let port = try #require(channel.localAddress?.port)
-    try channel.close().wait()
+    try await channel.close().get()
     return port
 }

@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func aServerThatIsNotThereIsUnavailable() async throws {
-        let cache = try PostgresQueryCache(url: "postgres://postgres@127.0.0.1:\(try closedPort())/loft")
+        let cache = try PostgresQueryCache(url: "postgres://postgres@127.0.0.1:\(try await closedPort())/loft")
         let fleet = PostgresSingleFlight(cache: cache, freshFor: .seconds(60))
         await #expect {
             try await fleet.value(for: ["one"], as: Int.self) { 1 }

@@ -63,26 +63,37 @@ struct OwnServer {
     private static let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "scripts/postgres-local")
 
-    static func start() throws -> OwnServer {
+    /// Runs `body` with a new server, stopped (and its files deleted) afterwards, whatever `body` does.
+    static func with<T>(_ body: (OwnServer) async throws -> T) async throws -> T {
         let parent = FileManager.default.temporaryDirectory.appending(path: "loft-own-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: parent.path)
         let directory = parent.appending(path: "server")
-        let printed = try run("start", directory.path)
-        let url = try #require(printed.split(separator: "=", maxSplits: 1).last.map { String($0) })
-        return OwnServer(directory: directory, url: url.trimmingCharacters(in: .whitespacesAndNewlines))
+        do {
+            let printed = try await run("start", directory.path)
+            let url = try #require(printed.split(separator: "=", maxSplits: 1).last.map { String($0) })
+            let server = OwnServer(directory: directory, url: url.trimmingCharacters(in: .whitespacesAndNewlines))
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            _ = try? await run("stop", directory.path)
+            try? FileManager.default.removeItem(at: parent)
+            throw error
+        }
     }
 
-    func halt() throws { try Self.run("halt", directory.path) }
-    func resume() throws { try Self.run("resume", directory.path) }
+    func halt() async throws { try await Self.run("halt", directory.path) }
+    func resume() async throws { try await Self.run("resume", directory.path) }
 
-    func stop() {
-        _ = try? Self.run("stop", directory.path)
+    private func stop() async {
+        _ = try? await Self.run("stop", directory.path)
         try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
     }
 
+    /// Runs the script, awaited (a test thread blocked for seconds would starve the other suites).
     @discardableResult
-    private static func run(_ arguments: String...) throws -> String {
+    private static func run(_ arguments: String...) async throws -> String {
         // Its output goes to a file, read once it exited.
         let output = FileManager.default.temporaryDirectory.appending(path: "loft-script-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
@@ -93,9 +104,16 @@ struct OwnServer {
         process.executableURL = URL(filePath: "/bin/bash")
         process.arguments = [script.path] + arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let status = try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { ended.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                ended.resume(throwing: error)
+            }
+        }
+        guard status == 0 else {
             throw CacheError.unavailable(store: "scripts/postgres-local", reason: "\(arguments) failed")
         }
         let data = try Data(contentsOf: output)
