@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // For NIOLockedValueBox, the add-on's one lock type (postgres-nio depends on it already).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // For the demo only: each instance of the demo service is an HTTP server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -33,7 +35,13 @@ let package = Package(
             name: "LoftPostgresBenchmarks",
             dependencies: ["LoftPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), concurrencyHelpers],
             path: "Benchmarks"),
-        .executableTarget(name: "LoftPostgresDemo", dependencies: ["LoftPostgres", concurrencyHelpers], path: "Demo"),
+        .executableTarget(
+            name: "LoftPostgresDemo",
+            dependencies: [
+                "LoftPostgres", concurrencyHelpers, .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Demo"),
         .testTarget(
             name: "LoftPostgresTests",
             dependencies: [

@@ -11,10 +11,10 @@ final class Fleet: Sendable {
         /// What it printed, and who waits for more (one lock: a line cannot arrive between a look and a wait).
         private let state = NIOLockedValueBox<(lines: [String], waiters: [CheckedContinuation<Void, Never>])>(([], []))
 
-        init(executable: URL, url: String, table: String, timeoutMilliseconds: Int) throws {
+        init(executable: URL, arguments: [String]) throws {
             process = Process()
             process.executableURL = executable
-            process.arguments = ["instance", url, table, String(timeoutMilliseconds)]
+            process.arguments = arguments
             let (stdin, stdout) = (Pipe(), Pipe())
             process.standardInput = stdin
             process.standardOutput = stdout
@@ -93,6 +93,11 @@ final class Fleet: Sendable {
 
     let members: [Member]
 
+    /// The members given, started already.
+    init(members: [Member]) {
+        self.members = members
+    }
+
     /// Starts `count` instances on `table` (each call of theirs waiting at most `timeout`) and waits until
     /// each listens, at most three timeouts: one that does not is stopped, and the error says what it printed.
     init(count: Int, url: String, table: String, timeout: Duration = .seconds(5)) async throws {
@@ -100,7 +105,7 @@ final class Fleet: Sendable {
         let milliseconds = Int(
             timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         members = try (0..<count).map { _ in
-            try Member(executable: executable, url: url, table: table, timeoutMilliseconds: milliseconds)
+            try Member(executable: executable, arguments: ["instance", url, table, String(milliseconds)])
         }
         for member in members where await member.line(startingWith: "ready", within: timeout * 3) == nil {
             stop()
@@ -111,6 +116,19 @@ final class Fleet: Sendable {
     /// Asks every instance to quit, and waits for them (killing one that does not quit within 5 seconds).
     func stop() {
         for member in members where member.process.isRunning { member.send("quit") }
+        for member in members {
+            let deadline = Date().addingTimeInterval(5)
+            while member.process.isRunning, Date() < deadline { usleep(10_000) }
+            if member.process.isRunning { member.kill() }
+            member.process.waitUntilExit()
+        }
+    }
+}
+
+extension Fleet {
+    /// Stops every member with SIGTERM, and waits for them (killing one still running after 5 seconds).
+    func terminate() {
+        for member in members where member.process.isRunning { member.process.terminate() }
         for member in members {
             let deadline = Date().addingTimeInterval(5)
             while member.process.isRunning, Date() < deadline { usleep(10_000) }

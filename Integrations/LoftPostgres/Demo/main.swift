@@ -9,6 +9,9 @@ import LoftPostgres
 //
 //   LoftPostgresDemo [--instances 3] [--requests 1000] [--keys 100] [--json]
 //   LoftPostgresDemo takeover [--json]     the instance fetching a key is killed (SIGKILL); another takes over
+//   LoftPostgresDemo service [--seconds 5] [--json]
+//                                          3 HTTP instances loaded by wrk, then invalidation latency
+//                                          (median, p99) beside a bare NOTIFY to 3 listeners
 //   LoftPostgresDemo converge [--json]     instances write the same keys at once; each ends with the rows' values
 //   LoftPostgresDemo hang --server-dir DIR [--json]
 //                                          the server (made by scripts/postgres-local in DIR) is frozen with
@@ -28,6 +31,21 @@ func option(_ name: String, default value: Int) -> Int {
 func text(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
+}
+
+if arguments.first == "serve", arguments.count == 3 {
+    let parent = getppid()
+    Thread.detachNewThread {
+        while getppid() == parent { usleep(100_000) }
+        exit(0)
+    }
+    do {
+        try await Service(url: arguments[1], table: arguments[2]).run()
+    } catch {
+        print("failed \(error)")
+        exit(1)
+    }
+    exit(0)
 }
 
 if arguments.first == "instance", (3...4).contains(arguments.count) {
@@ -67,6 +85,8 @@ do {
     switch arguments.first {
     case "takeover":
         try await Scenarios.takeover(url: url, table: table, json: json)
+    case "service":
+        try await ServiceScenario.run(url: url, table: table, seconds: option("--seconds", default: 5), json: json)
     case "converge":
         try await Scenarios.converge(url: url, table: table, json: json)
     case "hang":

@@ -20,6 +20,21 @@ import Testing
         #expect(summary["tookOver"] as? Bool == true)
     }
 
+    /// Three HTTP instances loaded by wrk: one upstream call per key for the whole fleet, every other
+    /// instance's first request of a key answered from PostgreSQL, the rest from memory; invalidations timed.
+    @Test func threeHTTPInstancesUnderWrkCallTheUpstreamOncePerKey() async throws {
+        let summary = try await Self.demo(["service", "--seconds", "2", "--json"])
+        #expect(summary["errors"] as? Int == 0)
+        #expect(summary["requestsServed"] as? Int ?? 0 > 300)
+        #expect(summary["upstreamCalls"] as? Int == 100)
+        #expect(summary["maximumPerKey"] as? Int == 1)
+        #expect(summary["fromTable"] as? Int == 200)
+        #expect(summary["fromMemory"] as? Int ?? 0 > 0)
+        #expect(summary["rounds"] as? Int == 200)
+        #expect(summary["invalidationMedianMicroseconds"] as? Int ?? 0 > 0)
+        #expect(summary["notifyMedianMicroseconds"] as? Int ?? 0 > 0)
+    }
+
     @Test func twoWritersAtOnceAndThreeProcessesOfMixedChangesConvergeOnTheRows() async throws {
         let summary = try await Self.demo(["converge", "--json"])
         #expect(summary["rounds"] as? Int == 100)
