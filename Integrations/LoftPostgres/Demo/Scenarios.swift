@@ -253,4 +253,31 @@ enum Scenarios {
         print("  keys held in memory answered \(memoryAnswers) times")
         print("  \(lost) of 3 instances reported their listening connection lost; \(resumed) resumed after")
     }
+
+    /// A row of another type (what an older deploy saved) for a key three instances then ask for: each
+    /// skips it, one calls the upstream, and its value replaces the row.
+    static func undecodable(url: String, table: String, json: Bool) async throws {
+        let fleet = try await Fleet(count: 3, url: url, table: table)
+        defer { fleet.stop() }
+        let rows = try PostgresQueryCache(url: url, table: table)
+        try await rows.save("a value of an older type", for: QueryKey("user", 77))
+        for member in fleet.members { member.send("get 77") }
+        var answered = 0
+        for member in fleet.members
+        where await member.line(startingWith: "value 77 user 77", within: .seconds(30)) != nil {
+            answered += 1
+        }
+        let upstreamCalls = fleet.members.map { $0.count("upstream 77") }.reduce(0, +)
+        let replaced = (try? await rows.get(Profile.self, for: QueryKey("user", 77))) != nil
+        if json {
+            let summary: [String: Any] = ["answered": answered, "upstreamCalls": upstreamCalls, "replaced": replaced]
+            let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("a row of another type for user/77, asked by 3 instances:")
+        print(
+            "  \(answered) answered, \(upstreamCalls) upstream call(s), the row \(replaced ? "replaced" : "not replaced")"
+        )
+    }
 }

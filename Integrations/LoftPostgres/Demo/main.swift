@@ -12,6 +12,7 @@ import LoftPostgres
 //   LoftPostgresDemo service [--seconds 5] [--json]
 //                                          3 HTTP instances loaded by wrk, then invalidation latency
 //                                          (median, p99) beside a bare NOTIFY to 3 listeners
+//   LoftPostgresDemo undecodable [--json]  a row of another type: a miss for every instance, replaced once
 //   LoftPostgresDemo converge [--json]     instances write the same keys at once; each ends with the rows' values
 //   LoftPostgresDemo hang --server-dir DIR [--json]
 //                                          the server (made by scripts/postgres-local in DIR) is frozen with
@@ -87,6 +88,8 @@ do {
         try await Scenarios.takeover(url: url, table: table, json: json)
     case "service":
         try await ServiceScenario.run(url: url, table: table, seconds: option("--seconds", default: 5), json: json)
+    case "undecodable":
+        try await Scenarios.undecodable(url: url, table: table, json: json)
     case "converge":
         try await Scenarios.converge(url: url, table: table, json: json)
     case "hang":

@@ -35,6 +35,13 @@ import Testing
         #expect(summary["notifyMedianMicroseconds"] as? Int ?? 0 > 0)
     }
 
+    @Test func aRowOfAnotherTypeIsAMissForThreeProcessesAndIsReplacedOnce() async throws {
+        let summary = try await Self.demo(["undecodable", "--json"])
+        #expect(summary["answered"] as? Int == 3)
+        #expect(summary["upstreamCalls"] as? Int == 1)
+        #expect(summary["replaced"] as? Bool == true)
+    }
+
     @Test func twoWritersAtOnceAndThreeProcessesOfMixedChangesConvergeOnTheRows() async throws {
         let summary = try await Self.demo(["converge", "--json"])
         #expect(summary["rounds"] as? Int == 100)
