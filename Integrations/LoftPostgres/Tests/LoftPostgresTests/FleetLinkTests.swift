@@ -93,6 +93,8 @@ struct Instance {
         let (sender, receiver) = (fleet[0], fleet[1])
         _ = try await receiver.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
         _ = try await receiver.client.fetchQuery(["user", 2]) { Profile(id: 2, name: "Bo") }
+        // Its rows are written (behind the caller) before the sender's, which come after them in the order.
+        await receiver.client.flush()
         sender.client.setQueryData(Profile(id: 1, name: "Ada Lovelace"), for: ["user", 1])
         // Too large for a notification: the receiver reads the row.
         let large = Profile(id: 2, name: String(repeating: "B", count: 9_000))

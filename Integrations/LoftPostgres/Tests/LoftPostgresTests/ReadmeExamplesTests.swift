@@ -36,6 +36,7 @@ import Testing
         other.link.start()
         await other.link.waitUntilListening()
         _ = try await other.client.fetchQuery(["user", 42]) { Profile(id: 42, name: "Ada") }
+        await other.client.flush()  // its row comes before this instance's changes
         let shared = try TestServer.cache(table: table)
         let client = QueryClient(cache: shared)
 
