@@ -3,7 +3,9 @@ import Testing
 
 /// The fleet as separate processes: the demo executable (`LoftPostgresDemo`, built beside the tests) starts
 /// its instances as processes of their own on loopback, and reports what happened as JSON.
-@Suite(.timeLimit(.minutes(3))) struct ProcessFleetTests {
+/// One at a time: each starts three processes or more (wrk, a server of its own), and several at once
+/// overloaded a 2-core machine under the thread sanitizer until the other suites' calls timed out.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ProcessFleetTests {
     @Test func threeProcessesOfAThousandCallersCallTheUpstreamOncePerKeyShareValuesAndInvalidations() async throws {
         let summary = try await Self.demo(["--instances", "3", "--requests", "1000", "--keys", "100", "--json"])
         #expect(summary["failures"] as? Int == 0)
