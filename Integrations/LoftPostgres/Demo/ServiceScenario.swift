@@ -13,9 +13,8 @@ import PostgresNIO
 /// others, beside a bare `NOTIFY` to the same instances measured in the same run.
 enum ServiceScenario {
     static let keys = 100
-    static let rounds = 200
 
-    static func run(url: String, table: String, seconds: Int, json: Bool) async throws {
+    static func run(url: String, table: String, seconds: Int, rounds: Int, json: Bool) async throws {
         guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile)
         else {
             print("The service scenario loads the instances with wrk: install it (apt-get install wrk).")

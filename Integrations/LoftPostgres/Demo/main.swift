@@ -9,7 +9,7 @@ import LoftPostgres
 //
 //   LoftPostgresDemo [--instances 3] [--requests 1000] [--keys 100] [--json]
 //   LoftPostgresDemo takeover [--json]     the instance fetching a key is killed (SIGKILL); another takes over
-//   LoftPostgresDemo service [--seconds 5] [--json]
+//   LoftPostgresDemo service [--seconds 5] [--rounds 1000] [--json]
 //                                          3 HTTP instances loaded by wrk, then invalidation latency
 //                                          (median, p99) beside a bare NOTIFY to 3 listeners
 //   LoftPostgresDemo undecodable [--json]  a row of another type: a miss for every instance, replaced once
@@ -87,7 +87,10 @@ do {
     case "takeover":
         try await Scenarios.takeover(url: url, table: table, json: json)
     case "service":
-        try await ServiceScenario.run(url: url, table: table, seconds: option("--seconds", default: 5), json: json)
+        try await ServiceScenario.run(
+            url: url, table: table, seconds: option("--seconds", default: 5),
+            rounds: option("--rounds", default: 1_000),
+            json: json)
     case "undecodable":
         try await Scenarios.undecodable(url: url, table: table, json: json)
     case "converge":
