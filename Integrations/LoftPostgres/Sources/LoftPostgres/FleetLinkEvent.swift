@@ -9,11 +9,13 @@ public enum FleetLinkEvent: Sendable, CustomStringConvertible {
     case resumed
     /// The listening connection was lost, or could not be made; the link tries again after its delay.
     case lost(CacheError)
-    /// A change of this instance's caller reached the server, for the others.
+    /// A change of this instance's caller (an invalidation, a removal, a value that cannot travel) reached the
+    /// server, for the others. Values travel with their rows' saves, which send no event here.
     case sent(SharedChange)
     /// A change of this instance's caller could not be sent: the other instances do not see it.
     case sendFailed(SharedChange, CacheError)
-    /// Another instance's change was applied to this instance's client.
+    /// A change was applied to this instance's client (with its version): another instance's invalidation or
+    /// removal, or a row's new value (this instance's rows too; an entry whose data is as new ignores it).
     case applied(SharedChange)
     /// A notification on the channel that is not a change (another program's, or damaged) was ignored.
     case ignored(reason: String)

@@ -271,12 +271,10 @@ public final class PostgresFleetLink: Sendable {
         if message.isRowWrite {
             if case .setData(nil) = change.operation, case .exact(let key) = change.targets.first {
                 // Too large to travel: the row has it (or a newer value, with its own version).
-                do throws(CacheError) {
-                    if let (json, version) = try await cache.json(of: key) {
-                        change = SharedChange(.setData(json: json), [.exact(key)], version: version)
-                    }
-                } catch {
-                    subject.send(.lost(error))
+                // A read that fails leaves the change without its value: the entry is invalidated (with the
+                // version), and its next fetch reads the row.
+                if let (json, version) = try? await cache.json(of: key) {
+                    change = SharedChange(.setData(json: json), [.exact(key)], version: version)
                 }
             }
         } else if message.origin == cache.origin {
