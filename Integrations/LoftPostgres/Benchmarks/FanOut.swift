@@ -153,9 +153,7 @@ enum FanOut {
     private static func connect(_ url: String) async throws -> PostgresConnection {
         let configuration = try PostgresCacheConfiguration(url: url)
         return try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: configuration.host, port: configuration.port, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable),
+            configuration: configuration.connection,
             id: 3, logger: Logger(label: "loft.postgres.benchmarks"))
     }
 

@@ -39,9 +39,7 @@ let expected = Profile(id: 42, name: "Ada Lovelace", email: "ada@example.com")
 try await cache.save(expected, for: ["user", 42])
 let configuration = try PostgresCacheConfiguration(url: url)
 let connection = try await PostgresConnection.connect(
-    configuration: PostgresConnection.Configuration(
-        host: configuration.host, port: configuration.port, username: configuration.username,
-        password: configuration.password, database: configuration.database, tls: .disable),
+    configuration: configuration.connection,
     id: 1, logger: Logger(label: "loft.postgres.benchmarks"))
 let keyText = String(decoding: try JSONEncoder().encode(QueryKey("user", 42)), as: UTF8.self)
 

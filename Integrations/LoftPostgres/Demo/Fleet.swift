@@ -116,6 +116,11 @@ final class Fleet: Sendable {
     /// Asks every instance to quit, and waits for them (killing one that does not quit within 5 seconds).
     func stop() {
         for member in members where member.process.isRunning { member.send("quit") }
+        waitForExit()
+    }
+
+    /// Waits for every member to end, killing one still running after 5 seconds.
+    func waitForExit() {
         for member in members {
             let deadline = Date().addingTimeInterval(5)
             while member.process.isRunning, Date() < deadline { usleep(10_000) }
@@ -129,12 +134,7 @@ extension Fleet {
     /// Stops every member with SIGTERM, and waits for them (killing one still running after 5 seconds).
     func terminate() {
         for member in members where member.process.isRunning { member.process.terminate() }
-        for member in members {
-            let deadline = Date().addingTimeInterval(5)
-            while member.process.isRunning, Date() < deadline { usleep(10_000) }
-            if member.process.isRunning { member.kill() }
-            member.process.waitUntilExit()
-        }
+        waitForExit()
     }
 }
 

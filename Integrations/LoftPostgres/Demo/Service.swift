@@ -115,9 +115,7 @@ final class Service: Sendable {
     private func listenBare() async throws -> Task<Void, any Error> {
         let configuration = try PostgresCacheConfiguration(url: url)
         let connection = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: configuration.host, port: configuration.port, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable),
+            configuration: configuration.connection,
             id: 20, logger: Logger(label: "loft.demo.bare"))
         let listening = Arrivals()
         let task = Task { [self] in

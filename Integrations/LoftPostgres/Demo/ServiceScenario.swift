@@ -79,9 +79,7 @@ enum ServiceScenario {
         let configuration = try PostgresCacheConfiguration(url: url, timeout: .seconds(5))
         let logger = Logger(label: "loft.demo")
         let sender = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: configuration.host, port: configuration.port, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable),
+            configuration: configuration.connection,
             id: 10, logger: logger)
         defer { Task { try? await sender.close() } }
         var loft: [Int64] = []

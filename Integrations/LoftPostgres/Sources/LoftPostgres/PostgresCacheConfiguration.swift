@@ -1,4 +1,5 @@
 import Loft
+import PostgresNIO
 
 /// Where a `PostgresQueryCache` keeps its records, and how long it waits for the server.
 ///
@@ -58,6 +59,12 @@ public struct PostgresCacheConfiguration: Sendable, Equatable {
         try self.init(
             host: parts.host, port: parts.port, username: parts.username, password: parts.password,
             database: parts.database, table: table, timeout: timeout)
+    }
+
+    /// How postgres-nio connects to this server (loopback, no TLS), with the timeout as its connect timeout: for
+    /// a connection of your own beside the cache's (a test's, a tool's).
+    public var connection: PostgresConnection.Configuration {
+        PostgresLink.settings(self)
     }
 
     /// How errors name this store: its address and table, never its password.

@@ -104,16 +104,7 @@ import Testing
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: output)
-        // Awaited, not waited for: a test thread blocked for the demo's seconds would starve the other suites.
-        let status = try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { ended.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                ended.resume(throwing: error)
-            }
-        }
+        let status = try await process.runUntilExit()
         return (status, String(decoding: try Data(contentsOf: output), as: UTF8.self))
     }
 }

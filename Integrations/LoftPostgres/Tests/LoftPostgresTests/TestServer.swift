@@ -35,9 +35,7 @@ enum TestServer {
     ) async throws -> T {
         let configuration = try PostgresCacheConfiguration(url: url ?? self.url)
         let connection = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: configuration.host, port: configuration.port, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable),
+            configuration: configuration.connection,
             id: 99, logger: Logger(label: "loft.postgres.tests"))
         do {
             let result = try await body(connection)
@@ -104,19 +102,27 @@ struct OwnServer {
         process.executableURL = URL(filePath: "/bin/bash")
         process.arguments = [script.path] + arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
-        let status = try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { ended.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                ended.resume(throwing: error)
-            }
-        }
+        let status = try await process.runUntilExit()
         guard status == 0 else {
             throw CacheError.unavailable(store: "scripts/postgres-local", reason: "\(arguments) failed")
         }
         let data = try Data(contentsOf: output)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Process {
+    /// Runs the process and returns its exit status once it ended, awaited: a test thread blocked for a
+    /// process's seconds would starve the other suites.
+    func runUntilExit() async throws -> Int32 {
+        try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Int32, any Error>) in
+            terminationHandler = { ended.resume(returning: $0.terminationStatus) }
+            do {
+                try run()
+            } catch {
+                terminationHandler = nil
+                ended.resume(throwing: error)
+            }
+        }
     }
 }
