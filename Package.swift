@@ -25,8 +25,10 @@ let package = Package(
             dependencies: ["Loft", "LoftTesting", "TestSupport", "CacheCrashWriter", "MutationCrashClient"]),
         // The child process of the crash test: it writes until killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["Loft"], path: "Tests/CacheCrashWriter"),
-        // The child process of the mutation restart test: killed after its server accepted a mutation.
-        .executableTarget(name: "MutationCrashClient", dependencies: ["Loft"], path: "Tests/MutationCrashClient"),
+        // The child process of the mutation restart tests: killed after its server accepted a mutation, or at
+        // random moments while it submits, saves and resumes.
+        .executableTarget(
+            name: "MutationCrashClient", dependencies: ["Loft", "LoftTesting"], path: "Tests/MutationCrashClient"),
         .testTarget(name: "LoftTestingTests", dependencies: ["LoftTesting"]),
     ],
     swiftLanguageModes: [.v6]

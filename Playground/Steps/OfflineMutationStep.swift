@@ -14,35 +14,52 @@ private final class TodoServer: Sendable {
 }
 
 let offlineMutationStep = TourStep(
-    title: "Offline mutation: paused, saved, the app restarts, it resumes once back online"
+    title: "Offline mutations: paused, saved, the app restarts, they resume once back online (the list is live)"
 ) { tour in
     let folder = tour.cacheDirectory.appendingPathComponent("mutations-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let server = TodoServer()
     let addKey: QueryKey = ["todos", "add"]
-    var lines: [String] = []
+    let lines = Locked<[String]>([])
 
-    // First run: offline; the call is paused and saved in the persistent cache.
+    /// Shows the pending saves of `client` live: each change of the list is printed as it is published.
+    func followPending(of client: QueryClient, as name: String) -> (MutationList<String>, Subscription) {
+        let pending = MutationList(matching: MutationFilter(key: addKey, status: .pending), client: client) {
+            "\($0.request(as: String.self) ?? "?")\($0.isPaused ? " (paused)" : "")"
+        }
+        let subscription = pending.callsPublisher.sink { calls in
+            lines.withLock { $0.append("  \(name) pending saves: [\(calls.joined(separator: ", "))]") }
+        }
+        return (pending, subscription)
+    }
+
+    // First run: offline; the two saves are paused and saved in the persistent cache.
     let before = QueryClient(cache: JSONFileQueryCache(directory: folder), isOnline: false)
+    let (listBefore, watchingBefore) = followPending(of: before, as: "before the restart,")
     let add = Mutation<String, Int>(
         client: before, options: MutationOptions(scope: "todos", mutationKey: addKey)
     ) { todo, call in server.add(todo, call) }
     add.execute(with: "buy milk")
+    add.execute(with: "walk the dog")
     await before.waitUntilIdle()
-    lines.append("offline: \(before.mutations().map(\.description).joined(separator: ", "))")
+    withExtendedLifetime(listBefore) { watchingBefore.cancel() }
 
-    // The restart: a new client on the same folder finds the call by its mutation key.
+    // The restart: a new client on the same folder finds the calls by their mutation key (defaults match by
+    // key prefix: these serve every key under "todos").
     let after = QueryClient(cache: JSONFileQueryCache(directory: folder), isOnline: false)
-    after.setMutationDefaults(
-        MutationDefaults<String, Int>(options: MutationOptions(scope: "todos")) { todo, call in server.add(todo, call)
-        },
-        for: addKey)
+    let (listAfter, watchingAfter) = followPending(of: after, as: "after the restart,")
+    after.setMutationDefaults(MutationDefaults<String, Int> { todo, call in server.add(todo, call) }, for: "todos")
     let resumed = after.resumePausedMutations()
     await after.waitUntilIdle()
-    lines.append("after the restart, still offline: \(resumed) call resumed, server saw \(server.log.count)")
+    lines.withLock {
+        $0.append("after the restart, still offline: \(resumed) calls resumed, the server saw \(server.log.count)")
+    }
     after.setOnline(true)
-    await after.waitUntilIdle()  // the resumed call runs, now online, and settles
-    lines.append("back online: the server accepted \(server.log.joined(separator: ", "))")
-    lines.append("resuming again sends nothing: \(after.resumePausedMutations()) resumed")
-    return lines
+    await after.waitUntilIdle()  // the resumed calls run in their scope's order, now online, and settle
+    withExtendedLifetime(listAfter) { watchingAfter.cancel() }
+    lines.withLock {
+        $0.append("back online: the server accepted \(server.log.joined(separator: ", "))")
+        $0.append("resuming again sends nothing: \(after.resumePausedMutations()) resumed")
+    }
+    return lines.withLock { $0 }
 }

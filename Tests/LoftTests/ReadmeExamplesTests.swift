@@ -99,6 +99,8 @@ let api = ExampleAPI()
         }
         let renamed = try await rename.mutate("Ada")
         #expect(renamed.name == "Ada")
+        print(rename.status, rename.data?.name ?? "-", rename.failureCount, rename.submittedAt as Any)
+        #expect(rename.status == .success && rename.request == "Ada")
         await client.waitUntilIdle()
 
         client.setMutationCallbacks(

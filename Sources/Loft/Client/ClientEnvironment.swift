@@ -12,16 +12,26 @@ package final class ClientEnvironment: Sendable {
     package struct Conditions: Sendable, Equatable {
         package var isFocused = true
         package var isOnline = true
+        /// The network came back while mutation calls were paused, and they have not all settled yet: paused
+        /// query fetches and the reconnect refetch wait for them (TanStack's order), so that they see their
+        /// effect.
+        package var isSettlingMutations = false
 
         init() {}
 
         init(flags: UInt8) {
             isFocused = flags & 1 != 0
             isOnline = flags & 2 != 0
+            isSettlingMutations = flags & 4 != 0
         }
 
         var flags: UInt8 {
-            (isFocused ? 1 : 0) | (isOnline ? 2 : 0)
+            (isFocused ? 1 : 0) | (isOnline ? 2 : 0) | (isSettlingMutations ? 4 : 0)
+        }
+
+        /// Whether a paused query fetch may go on: online, and no resumed mutation call is still settling.
+        package var queriesMayContinue: Bool {
+            isOnline && !isSettlingMutations
         }
     }
 

@@ -32,10 +32,31 @@ extension QueryClient {
     /// - Coming back online refetches every entry with an enabled query whose `refetchOnReconnect` says so
     ///   (`.ifStale` by default; `.never` under `networkMode` `.always`), joining a fetch in flight (a paused one
     ///   included: it makes one request, not two); the fetch records `.reconnect`. Then the paused fetches go on.
+    /// - When mutation calls were paused (offline, or behind them in their scope), they go on first, and the
+    ///   reconnect refetch and the paused fetches wait until every one of them settled (TanStack's order): a
+    ///   query refetched on reconnect sees what the resumed mutations changed on the server.
     /// - Telling the client what it knows already does nothing.
     public func setOnline(_ isOnline: Bool) {
-        context.environment.update({ $0.isOnline = isOnline }) { previous in
-            guard isOnline, !previous.isOnline else { return }
+        let paused = isOnline && !self.isOnline ? mutationCache.pausedCalls() : []
+        guard !paused.isEmpty else {
+            context.environment.update({ $0.isOnline = isOnline }) { previous in
+                guard isOnline, !previous.isOnline else { return }
+                trigger(.reconnect)
+            }
+            return
+        }
+        context.environment.update {
+            $0.isOnline = true
+            $0.isSettlingMutations = true
+        }
+        mutationCache.whenSettled(paused) { [weak self] in self?.resumedMutationsSettled() }
+    }
+
+    /// The mutation calls paused when the network came back settled: the reconnect refetch runs, then the
+    /// paused fetches go on.
+    private func resumedMutationsSettled() {
+        context.environment.update({ $0.isSettlingMutations = false }) { previous in
+            guard previous.isSettlingMutations, isOnline else { return }
             trigger(.reconnect)
         }
     }

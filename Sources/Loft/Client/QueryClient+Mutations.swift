@@ -27,27 +27,40 @@ extension QueryClient {
         mutationCache.callbacks = callbacks
     }
 
-    /// Registers how calls of `mutationKey` saved before a restart are sent again: their fetcher and options
-    /// (a function cannot be saved; TanStack's way). Replaces the defaults set before for that key.
+    /// Sets the defaults of the mutations whose key starts with `prefix`: their options (for live calls and
+    /// for calls restored after a restart) and the fetcher that sends a restored call again (a function cannot
+    /// be saved; TanStack's way). Replaces the defaults set before for that prefix.
     ///
-    /// A call is saved when the client has a persistent cache, its options name a `mutationKey` and its request
-    /// is `Codable`: before its request is first sent, until it settled. Register the defaults of every saved
-    /// mutation key at start-up, then call `resumePausedMutations()`.
+    /// ```swift
+    /// client.setMutationDefaults(MutationDefaults<NewTodo, Todo>(options: MutationOptions(retry: .default)) {
+    ///     todo, call in try await api.create(todo, idempotencyKey: call.idempotencyKey)
+    /// }, for: ["todos"])
+    /// ```
+    ///
+    /// **Behavior**
+    /// - Matching is by key prefix: defaults for `["todos"]` serve `["todos", "add"]`. Every matching defaults
+    ///   of the mutation's `Request` and `Response` types merge field by field, the longer prefix winning per
+    ///   field; a `Mutation`'s own options override them field by field. They are read at each call, so
+    ///   defaults set after a mutation was made serve its next calls.
+    /// - A call restored after a restart is sent with the fetcher of the longest matching prefix.
+    /// - A call is saved when the client has a persistent cache, its options name a `mutationKey` and its
+    ///   request is `Codable`: before its request is first sent, until it settled. Register the defaults of
+    ///   every saved mutation key at start-up, then call `resumePausedMutations()`.
     public func setMutationDefaults<Request: Codable & Sendable, Response: Sendable>(
-        _ defaults: MutationDefaults<Request, Response>, for mutationKey: QueryKey
+        _ defaults: MutationDefaults<Request, Response>, for prefix: QueryKey
     ) {
-        mutationCache.setResumer(
-            { client, record in
-                let request: Request
-                do {
-                    request = try JSONDecoder().decode(Request.self, from: Data(record.request.utf8))
-                } catch {
-                    throw CacheError.undecodableValue(
-                        key: record.mutationKey, storedType: "request", expectedType: "\(Request.self)",
-                        reason: "\(error)")
-                }
-                Mutation(client: client, options: defaults.options, fetcher: defaults.fetcher).resume(request, record)
-            }, for: mutationKey)
+        let resume: MutationCache.Resumer = { client, entry in
+            let request: Request
+            do {
+                request = try JSONDecoder().decode(Request.self, from: Data(entry.record.request.utf8))
+            } catch {
+                throw CacheError.undecodableValue(
+                    key: entry.key, storedType: "request", expectedType: "\(Request.self)", reason: "\(error)")
+            }
+            Mutation(client: client, options: defaults.options, fetcher: defaults.fetcher).resume(request, entry)
+        }
+        mutationCache.setDefaults(
+            MutationCache.RegisteredDefaults(options: defaults.options, resume: resume), for: prefix)
     }
 
     /// Sends again the mutation calls saved in the persistent cache before a restart (those no call of this
@@ -70,7 +83,7 @@ extension QueryClient {
     ///   server accepted just before the process died is sent again, with the same idempotency key
     ///   (`MutationCall.idempotencyKey`): a server that records the keys it saw drops the duplicate.
     /// - A resumed call runs its `MutationDefaults` options' callbacks but not `onMutate` (it ran before the
-    ///   restart); they get no context.
+    ///   restart); their context is nil.
     /// - A saved call whose mutation key has no defaults stays saved, reported on `events` as
     ///   `persistenceFailed` with `MutationError.noDefaults`; one whose request no longer decodes is dropped and
     ///   reported with `CacheError.undecodableValue`. Calling it again resumes nothing twice.

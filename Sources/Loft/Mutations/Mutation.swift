@@ -10,22 +10,26 @@
 ///
 /// **Behavior**
 /// - Each call (`execute`, `mutate`) is listed in the client's mutation cache (`QueryClient.mutations`) from
-///   submission until `gcTime` after it settled, with its events on `QueryClient.events`.
+///   submission until `gcTime` after it settled, with its events on `QueryClient.events`. Its life is one
+///   state machine (`MutationCallStateMachine`: submitted, mutating, waiting for its scope, running, paused
+///   offline, settling, settled); the mutation's state is a view of its latest call there.
 /// - `state` is `.idle` until the first call, `.loading` while a call is pending (running, waiting for its
 ///   scope, or paused offline: `isPaused`), then `.succeed(response)` or `.failed(error)` once every
 ///   callback ran (see `MutationOptions` for their order and for throwing callbacks). With calls that overlap,
-///   the state follows the latest call.
-/// - `mutate` starts its call on the thread of the task that awaits it, where it runs until it first suspends
-///   (`Task.immediate`, on Linux and on Apple systems of 2025 on; a task of its own before them): a call whose
-///   fetcher answers at once ends without waking another thread. `execute` starts its call in a task of its
-///   own, so that it returns at once.
+///   the state follows the latest call. The latest call (`latestCall`, `status`, `data`, `error`, `request`,
+///   `failureCount`, `failureReason`, `isPaused`, `submittedAt`) is kept until the next call or `reset()`,
+///   even after the cache collected it.
+/// - Its options override the defaults of its `mutationKey` (`QueryClient.setMutationDefaults(_:for:)`, by
+///   key prefix) field by field, read at each call.
+/// - `mutate` starts its call on the thread of the task that awaits it, where it runs until it first suspends;
+///   `execute` starts its call in a task of its own, so that it returns at once.
 /// - Calls with the same `scope` run one at a time in submission order; a failed or cancelled call lets the
 ///   next one run.
 /// - With `networkMode .online` (the default) a call submitted offline waits, paused, for the network.
 /// - Retries (`retry`, default none) wait on the client's scheduler, through the retryer queries use.
 /// - `cancel()`, `QueryClient.cancelMutations(matching:)` or cancelling the task awaiting `mutate` cancels a
 ///   pending call: its task is cancelled, `onError` and `onSettled` run with `MutationError.cancelled`.
-/// - Observable; a mutation nobody references is freed once its pending calls end.
+/// - Observable; a mutation nobody references is freed (its pending calls go on).
 public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// The request of a mutation: its input in, the server's response out.
     public typealias Fetcher = @Sendable (Request) async throws -> Response
@@ -34,26 +38,20 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// The client whose queries the mutation invalidates, and whose mutation cache lists its calls.
     public let client: QueryClient
-    /// The callbacks, retries, scope and network behaviour.
+    /// The callbacks, retries, scope and network behaviour (over its key's defaults).
     public let options: MutationOptions<Request, Response>
-    /// Binds a request to the fetcher (see `sender(_:)`).
-    private let send: Sender
-    /// Makes the boxes a successful call shows (see `successBoxes(_:)`).
+    private let fetcher: CallFetcher
+    /// Makes what a successful call shows (`successBoxes(_:)`).
     private let succeeded: SuccessBoxes
-    /// The options erased, for the calls' runs.
-    private let steps: MutationSteps
-    private let calls: Locked<LatestCall>
-    /// What the state's readers and subscribers follow, and the channel the calls' changes are published on.
+    private let calls: Locked<MutationCalls>
+    /// What the state's readers and subscribers follow, and the channel the latest call's changes are published
+    /// on (one publication at a time, the last after the last change).
     private let observer: ViewObserver<Response>
     private let channel: ViewChannel<Response>
-    /// The two states most changes are to, made once (and kept without their type, which showing them then
-    /// does not look up).
-    private let idle: MutationShowing
-    private let loading: MutationShowing
-    /// Publishes the latest state, one publication at a time.
     private let publications = CoalescedRun()
-    /// How long a settled call stays listed (`options.gcTime`), in nanoseconds: converted once, not per call.
-    private let keptFor: Int64?
+    /// The two states most changes are to, made once.
+    private let idle: SnapshotBox<Response>
+    private let loading: SnapshotBox<Response>
 
     /// Makes a mutation.
     ///
@@ -67,7 +65,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
     ) {
-        self.init(client: client, options: options, send: Self.sender(.request(fetcher)), succeeded: Self.successBoxes)
+        self.init(
+            client: client, options: options, fetcher: { request, _ in try await fetcher(request) },
+            succeeded: Self.successBoxes)
     }
 
     /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
@@ -80,146 +80,37 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping CallFetcher
     ) {
-        self.init(client: client, options: options, send: Self.sender(.call(fetcher)), succeeded: Self.successBoxes)
+        self.init(client: client, options: options, fetcher: fetcher, succeeded: Self.successBoxes)
     }
 
-    /// Binds a request and its call to the fetcher: the closure a call's run sends once per attempt.
+    /// What a successful call shows: the state's box and the value's box, made from its response.
     @usableFromInline
-    typealias Sender = @Sendable (Request, MutationCall) -> @Sendable () async throws -> MutationResponse
+    typealias SuccessBoxes = @Sendable (any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)?
 
-    /// The fetcher bound to a request, its response boxed as it returns. The public initialisers are inlinable
-    /// and hand this over from the module that makes the mutation, where it runs specialised for `Response`:
-    /// the box is made without looking its type up, and nothing casts the erased response back.
+    /// The boxes of a successful call. The public initialisers are inlinable and hand this function over from
+    /// the module that makes the mutation, where it is compiled for `Response`: made in Loft's generic code,
+    /// the boxes cost more than the rest of a call's publication (docs/Performance.md, row (o)).
     @inlinable
-    static func sender(_ fetcher: MutationFetcher<Request, Response>) -> Sender {
-        switch fetcher {
-        case .request(let fetcher):
-            return { request, _ in { MutationResponse(try await fetcher(request)) } }
-        case .call(let fetcher):
-            return { request, call in { MutationResponse(try await fetcher(request, call)) } }
-        }
-    }
-
-    /// What a successful call shows, given the box of its response (a `ValueBox<Response>`): the state's box
-    /// and the value's box.
-    @usableFromInline
-    typealias SuccessBoxes =
-        @Sendable (_ response: AnyObject & Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)
-
-    /// The boxes a successful call shows. Handed over like `sender(_:)`, and for the same reason: in Loft's
-    /// generic code, making the state's box looked types up at run time on every call.
-    @inlinable
-    static func successBoxes(
-        _ response: AnyObject & Sendable
-    ) -> (box: AnyObject & Sendable, value: AnyObject & Sendable) {
-        // A call's box is always the `ValueBox<Response>` its sender made.
-        let value = unsafeDowncast(response, to: ValueBox<Response>.self)
-        return (SnapshotBox(key: mutationSnapshotKey, showing: .succeed(value.value)), value)
+    static func successBoxes(_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)? {
+        guard let response = response as? Response else { return nil }
+        return (SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response)), ValueBox(response))
     }
 
     @usableFromInline
     init(
-        client: QueryClient, options: MutationOptions<Request, Response>, send: @escaping Sender,
+        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: @escaping CallFetcher,
         succeeded: @escaping SuccessBoxes
     ) {
         self.client = client
         self.options = options
-        self.send = send
+        self.fetcher = fetcher
         self.succeeded = succeeded
-        steps = options.steps
-        keptFor = if case .duration(let duration) = options.gcTime { duration.nanoseconds } else { nil }
-        // Made once: most changes are to these two.
-        let idle = SnapshotBox<Response>(key: mutationSnapshotKey, showing: .idle)
-        self.idle = MutationShowing(.idle, box: idle)
-        loading = MutationShowing(.loading, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .loading))
-        calls = Locked(LatestCall(showing: self.idle))
+        idle = SnapshotBox(key: mutationSnapshotKey, showing: .idle)
+        loading = SnapshotBox(key: mutationSnapshotKey, showing: .loading)
+        calls = Locked(MutationCalls(published: MutationCalls.Shown(.idle, box: idle)))
         channel = ViewChannel(idle, client: client)
         observer = ViewObserver(showing: idle)
         observer.follow(channel)
-    }
-
-    /// What a settled call's state shows.
-    private func showing(_ outcome: Result<MutationResponse, any Error>) -> MutationShowing {
-        switch outcome {
-        case .failure(let error):
-            return Self.showing(error)
-        case .success(let response):
-            let (box, value) = succeeded(response.box)
-            return MutationShowing(.succeeded, box: box, value: value)
-        }
-    }
-
-    /// A failure's state, apart: unspecialised generic code looks every type it uses up on entry, and a
-    /// success uses no `QueryState<Response>` of its own.
-    @inline(never)
-    private static func showing(_ error: any Error) -> MutationShowing {
-        MutationShowing(.failed, box: SnapshotBox<Response>(key: mutationSnapshotKey, showing: .failed(error)))
-    }
-
-    /// Whether two settled states' boxes show the same state: apart from `show(_:)`, whose common cases then
-    /// look up no type.
-    @inline(never)
-    private static func showSame(_ last: AnyObject & Sendable, _ next: AnyObject & Sendable) -> Bool {
-        let (last, next) = (
-            unsafeDowncast(last, to: SnapshotBox<Response>.self), unsafeDowncast(next, to: SnapshotBox<Response>.self)
-        )
-        return last.state.isSame(as: next.state)
-    }
-
-    /// Changes the latest call's state with `change` (true when it changed it), then publishes it, unless it
-    /// was published: one publication at a time, the last one after the last change. What to send is worked
-    /// out under the lock, on the states where they are kept (copying the two out, as an optional pair, cost
-    /// more than the rest of the publication's own work); when no publication is running, under the same hold
-    /// of the lock as the change.
-    private func show(_ change: (inout LatestCall) -> Bool) {
-        guard publications.begin() else {
-            // Another thread publishes: changed first, so that its next pass sends the change.
-            guard calls.withLock(change) else { return }
-            publications.run(publishUnpublished)
-            return
-        }
-        publish(
-            calls.withLock { calls in
-                change(&calls) ? Self.unpublished(&calls) : ViewSends(box: calls.shown.box, stateChanged: false)
-            })
-        while !publications.finish() { publishUnpublished() }
-    }
-
-    /// A pass of the publications after the first: sends the state shown, if it was not sent.
-    private func publishUnpublished() {
-        publish(calls.withLock(Self.unpublished))
-    }
-
-    /// Sends `sends` to the observers, unless it changes nothing.
-    @inline(__always)
-    private func publish(_ sends: ViewSends) {
-        if sends.stateChanged || sends.valueChanged { channel.publish(sends) }
-    }
-
-    /// What to send for the state shown (nothing, when it was sent); marks it sent.
-    @inline(__always)
-    private static func unpublished(_ calls: inout LatestCall) -> ViewSends {
-        guard calls.shown.box !== calls.published.box else {
-            return ViewSends(box: calls.shown.box, stateChanged: false)
-        }
-        defer { calls.published = calls.shown }
-        return Self.sends(from: calls.published, to: calls.shown)
-    }
-
-    /// What a change from the state `last` published to `next` sends.
-    private static func sends(from last: borrowing MutationShowing, to next: borrowing MutationShowing) -> ViewSends {
-        var sends = ViewSends(box: next.box, stateChanged: true, value: next.value)
-        if last.kind == next.kind, last.kind == .succeeded || last.kind == .failed {
-            // Two settled states in a row (the pending one between them was never published).
-            sends.stateChanged = !showSame(last.box, next.box)
-        }
-        // A success after another one with the same response shows no new value.
-        sends.valueChanged = next.value == nil ? last.value != nil : sends.stateChanged || last.kind != .succeeded
-        return sends
-    }
-
-    deinit {
-        observer.close()
     }
 
     /// Makes a mutation whose request is a publisher (Pigeon's shape); its first value is the response.
@@ -233,6 +124,12 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             throw QueryError.emptyResponse(key: "mutation")
         }
     }
+
+    deinit {
+        observer.close()
+    }
+
+    // MARK: - State
 
     /// The state of the latest call.
     public var state: QueryState<Response> {
@@ -249,17 +146,104 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         observer.valuePublisher
     }
 
-    /// The latest call as the client's mutation cache lists it (nil before the first call, after `reset()`,
-    /// or once the call was removed `gcTime` after it settled).
+    /// The latest call as the client's mutation cache lists it (nil before the first call and after `reset()`;
+    /// kept after the cache collected it).
     public var latestCall: MutationInfo? {
-        let latest = calls.withLock { $0.latest }
-        return latest == 0 ? nil : client.mutationCache.listing(latest)?.info
+        calls.withLock { $0.latest }?.info
+    }
+
+    /// The latest call's status: `.idle` before the first call and after `reset()`.
+    public var status: MutationStatus {
+        latestCall?.status ?? .idle
+    }
+
+    /// The latest call's response, once it succeeded.
+    public var data: Response? {
+        latestCall?.response as? Response
+    }
+
+    /// The latest call's error, once it failed.
+    public var error: (any Error)? {
+        latestCall?.error
+    }
+
+    /// The latest call's request.
+    public var request: Request? {
+        latestCall?.request as? Request
+    }
+
+    /// The latest call's failed attempts so far (0 again once it succeeded).
+    public var failureCount: Int {
+        latestCall?.failureCount ?? 0
+    }
+
+    /// The error of the latest call's last failed attempt (nil once it succeeded).
+    public var failureReason: (any Error)? {
+        latestCall?.failureReason
     }
 
     /// Whether the latest call is pending but not running: waiting for its scope, or for the network.
     public var isPaused: Bool {
-        latestCall.map { $0.status == .pending && $0.isPaused } ?? false
+        latestCall?.isPaused ?? false
     }
+
+    /// When the latest call was submitted, on the client's scheduler.
+    public var submittedAt: SchedulerInstant? {
+        latestCall?.submittedAt
+    }
+
+    /// What the latest call shows now (without its type: `MutationCalls` is not generic, so that taking its
+    /// lock looks no type up).
+    private func shown() -> MutationCalls.Shown {
+        guard let shown = calls.withLock({ $0.latest })?.shown else { return MutationCalls.Shown(.idle, box: idle) }
+        switch shown.status {
+        case .idle, .pending:
+            guard shown.failureCount > 0 else { return MutationCalls.Shown(.loading, box: loading) }
+            let snapshot = QuerySnapshot<Response>(
+                key: mutationSnapshotKey, data: nil, error: nil, status: .pending, fetchStatus: .fetching,
+                dataUpdatedAt: nil, isStale: false, isPlaceholderData: false, failureCount: shown.failureCount)
+            return MutationCalls.Shown(.loading, box: SnapshotBox(snapshot))
+        case .success:
+            // A call's response is the `Response` its fetcher returned.
+            guard let response = shown.response, let boxes = succeeded(response) else {
+                return MutationCalls.Shown(.idle, box: idle)
+            }
+            return MutationCalls.Shown(.succeeded, box: boxes.box, value: boxes.value)
+        case .error:
+            let snapshot = QuerySnapshot<Response>(
+                key: mutationSnapshotKey, data: nil, error: shown.error, status: .error, fetchStatus: .idle,
+                dataUpdatedAt: nil, isStale: false, isPlaceholderData: false, failureCount: shown.failureCount)
+            return MutationCalls.Shown(.failed, box: SnapshotBox(snapshot))
+        }
+    }
+
+    /// Publishes what the latest call shows, unless it was published.
+    private func publish() {
+        publications.run {
+            let next = shown()
+            let last = calls.withLock { calls in
+                defer { calls.published = next }
+                return calls.published
+            }
+            guard next.box !== last.box else { return }
+            var sends = ViewSends(box: next.box, stateChanged: true, value: next.value)
+            if last.kind == next.kind {
+                // Two states of one kind in a row: a success after another one, or a pending call's failure count.
+                sends.stateChanged = next.kind == .loading ? false : !Self.showSame(last.box, next.box)
+            }
+            // A success after another one with the same response shows no new value.
+            sends.valueChanged = next.value == nil ? last.value != nil : sends.stateChanged || last.kind != .succeeded
+            channel.publish(sends)
+        }
+    }
+
+    /// Whether two boxes show the same state.
+    private static func showSame(_ last: AnyObject & Sendable, _ next: AnyObject & Sendable) -> Bool {
+        guard let last = last as? SnapshotBox<Response>, let next = next as? SnapshotBox<Response> else { return false }
+        return last.state.isSame(as: next.state)
+    }
+
+    // MARK: - Calls
 
     /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator, after the
     /// options' `onSuccess` and before `onSettled`.
@@ -269,7 +253,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         with request: Request,
         onSuccess: @escaping @Sendable (Response, QueryInvalidator) -> Void = { _, _ in }
     ) {
-        start(request, onSuccess: onSuccess)
+        start(request, immediately: false, onSuccess: onSuccess)
     }
 
     /// Runs the mutation and returns the response.
@@ -279,167 +263,120 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     ///   task awaiting `mutate` cancels the call).
     @discardableResult
     public func mutate(_ request: Request) async throws -> Response {
-        // The call starts on this thread, which awaits it next (an immediate fetcher's call ends before it
-        // is awaited).
-        let (id, task, isPending) = start(request, immediately: true, onSuccess: nil)
-        let outcome: Result<MutationResponse, any Error>
-        if isPending {
-            let cache = client.mutationCache
-            outcome = await withTaskCancellationHandler {
-                await Self.outcome(of: task)
-            } onCancel: {
-                cache.cancel(id)
+        let (record, task) = start(request, immediately: true, onSuccess: nil)
+        let cache = client.mutationCache
+        let outcome = await withTaskCancellationHandler {
+            do {
+                return try await task.value
+            } catch {
+                return .failure(error)
             }
-        } else {
-            // Settled already: nothing is left to cancel.
-            outcome = await Self.outcome(of: task)
+        } onCancel: {
+            cache.cancel(record.id)
         }
-        switch outcome {
-        case .success(let response):
-            // A success's box is the `ValueBox<Response>` its sender made.
-            return unsafeDowncast(response.box, to: ValueBox<Response>.self).value
-        case .failure(let error):
-            throw error
+        // The response is the `Response` the fetcher returned.
+        guard let response = try outcome.get() as? Response else {
+            throw QueryError.typeMismatch(
+                key: mutationSnapshotKey, expected: "\(Response.self)", actual: "another type")
         }
-    }
-
-    /// The outcome a call's task returns (its work never throws: see `TrackedTask`).
-    @inline(__always)
-    private static func outcome(
-        of task: TrackedTask<Result<MutationResponse, any Error>>
-    ) async -> Result<MutationResponse, any Error> {
-        do {
-            return try await task.value
-        } catch {
-            return .failure(error)
-        }
+        return response
     }
 
     /// Cancels every pending call of this mutation.
     public func cancel() {
-        let pending = calls.withLock { $0.pending.ids }
+        let pending = calls.withLock { $0.pending.keys.sorted() }
         for id in pending { client.mutationCache.cancel(id) }
     }
 
     /// Puts the state back to `.idle`; calls still pending no longer change it.
     public func reset() {
-        show { calls in
-            calls.latest = 0
-            calls.shown = idle
-            return true
-        }
+        calls.withLock { $0.latest = nil }
+        publish()
     }
 
     /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
-    /// not run again, and its other callbacks get no context.
-    func resume(_ request: Request, _ record: MutationRecord) {
-        let call = client.mutationCache.submit(request: request, restoring: record, keptFor: keptFor)
-        startTask(of: call, request, isRestored: true, immediately: false, onSuccess: nil)
+    /// not run again, and its other callbacks get a nil context.
+    func resume(_ request: Request, _ entry: MutationJournal.Entry) {
+        start(request, immediately: false, restoring: entry, onSuccess: nil)
     }
 
-    /// A started call: its id, its task, whose value is the call's outcome, and whether the call was still
-    /// pending when its task was handed to the mutation cache.
-    private typealias StartedCall = (
-        id: UInt64, task: TrackedTask<Result<MutationResponse, any Error>>, isPending: Bool
-    )
-
-    /// Submits a new call and starts its task.
+    /// Submits a call to the mutation cache and starts its task.
     @discardableResult
     private func start(
-        _ request: Request, immediately: Bool = false, onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) -> StartedCall {
-        let call = client.mutationCache.submit(
-            request: request, mutationKey: options.mutationKey, scope: options.scope, keptFor: keptFor,
-            meta: options.meta)
-        return startTask(of: call, request, isRestored: false, immediately: immediately, onSuccess: onSuccess)
-    }
-
-    /// Starts the task of a submitted call.
-    @discardableResult
-    private func startTask(
-        of submitted: MutationSubmission, _ request: Request, isRestored: Bool, immediately: Bool,
+        _ request: Request, immediately: Bool, restoring entry: MutationJournal.Entry? = nil,
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
-    ) -> StartedCall {
-        let id = submitted.id
-        show { calls in
-            calls.latest = id
-            calls.shown = loading
-            calls.pending.add(id)
-            return true
+    ) -> (MutationCallRecord, MutationTask) {
+        let cache = client.mutationCache
+        let key = entry?.record.mutationKey ?? options.mutationKey
+        let global = cache.callbacks
+        var options = self.options
+        if let key, let defaults = cache.defaultOptions(for: key, as: MutationOptions<Request, Response>.self) {
+            options = options.merged(over: defaults)
         }
-        var erasedOnSuccess: (@Sendable (AnyObject & Sendable, QueryInvalidator) -> Void)?
+        let keptFor: Int64? = if case .duration(let duration) = options.gcTime { duration.nanoseconds } else { nil }
+        let (record, first) = cache.submit(
+            request: request, mutationKey: key, scope: entry.map { $0.record.scope } ?? options.scope,
+            meta: entry?.record.meta ?? options.meta, keptFor: keptFor,
+            hasOnMutate: options.callbacks.onMutate != nil || global.onMutate != nil,
+            hasSettlingCallbacks: options.callbacks.settles || !global.isEmpty || onSuccess != nil
+                || options.invalidates != nil,
+            mayJournal: cache.journal.mayWrite(mutationKey: key, request: request), restoring: entry,
+            onChange: { [weak self] record, isPending in self?.callChanged(record, isPending: isPending) })
+        calls.withLock { calls in
+            calls.latest = record
+            calls.pending[record.id] = record
+        }
+        publish()
+        let fetcher = fetcher
+        var erasedOnSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
         if let onSuccess {
             erasedOnSuccess = { response, invalidate in
-                onSuccess(unsafeDowncast(response, to: ValueBox<Response>.self).value, invalidate)
+                if let response = response as? Response { onSuccess(response, invalidate) }
             }
         }
         let run = MutationRun(
-            call: submitted, isRestored: isRestored, client: client, owner: self, steps: steps,
-            send: send(request, MutationCall(id: id, key: submitted.key)),
+            record: record, first: first, callbacks: options.callbacks, invalidates: options.erasedInvalidates,
+            invalidatesWhen: options.invalidatesWhen, retry: options.retry, networkMode: options.networkMode,
+            request: request, send: { call in try await fetcher(request, call) }, client: client, global: global,
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately, run)
-        // A call that ended already has nothing to cancel: its task is not handed to the mutation cache.
-        let isPending = !run.hasEnded && client.mutationCache.attach(task, to: id)
-        return (id, task, isPending)
+        cache.attach(task, to: record)
+        return (record, task)
     }
 
-    /// Shows a settled call's state if it is still the latest call.
-    func callSettled(_ id: UInt64, _ outcome: Result<MutationResponse, any Error>) {
-        let settled = showing(outcome)
-        show { calls in
-            calls.pending.settle(id)
-            guard calls.latest == id else { return false }
-            calls.shown = settled
-            return true
-        }
+    /// A call changed: its pending calls and its state follow.
+    private func callChanged(_ record: MutationCallRecord, isPending: Bool) {
+        if !isPending { _ = calls.withLock { $0.pending.removeValue(forKey: record.id) } }
+        publish()
     }
 }
 
 extension Mutation: ObservableQueryState {}
 
-extension Mutation: MutationCallOwner {}
-
 /// The key of a mutation's snapshots (a mutation has no cache entry).
 @usableFromInline
 let mutationSnapshotKey: QueryKey = "mutation"
 
-/// A mutation's latest call, the state it shows, and the calls still pending: not generic (the boxes are kept
-/// as objects), so that taking its lock looks no type up.
-private struct LatestCall: Sendable {
-    var latest: UInt64 = 0
-    var pending = PendingCalls()
-    /// What the latest call's state shows.
-    var shown: MutationShowing
-    /// What the observers were last sent (by the one publication running).
-    var published: MutationShowing
+/// A mutation's latest call, its pending calls, and what its observers were last sent: not generic (the boxes
+/// are kept as objects), so that taking its lock looks no type up.
+private struct MutationCalls: Sendable {
+    /// A state as published, without its type: which state it is, its box (a `SnapshotBox<Response>`), and the
+    /// box of its value when it succeeded (a `ValueBox<Response>`).
+    struct Shown: Sendable {
+        enum Kind: Sendable { case idle, loading, failed, succeeded }
 
-    init(showing idle: MutationShowing) {
-        shown = idle
-        published = idle
+        let kind: Kind
+        let box: AnyObject & Sendable
+        let value: (AnyObject & Sendable)?
+
+        init(_ kind: Kind, box: AnyObject & Sendable, value: (AnyObject & Sendable)? = nil) {
+            self.kind = kind
+            self.box = box
+            self.value = value
+        }
     }
-}
 
-/// A mutation's state as its view publishes it, without its type: which state it is, its box, and the box of
-/// its value when it succeeded.
-private struct MutationShowing: Sendable {
-    enum Kind: Sendable { case idle, loading, failed, succeeded }
-
-    let kind: Kind
-    /// A `SnapshotBox<Response>`.
-    let box: AnyObject & Sendable
-    /// A `ValueBox<Response>`, for a success.
-    let value: (AnyObject & Sendable)?
-
-    init(_ kind: Kind, box: AnyObject & Sendable, value: (AnyObject & Sendable)? = nil) {
-        self.kind = kind
-        self.box = box
-        self.value = value
-    }
-}
-
-/// A mutation's fetcher as it was given: with the request alone, or with the call too.
-@usableFromInline
-enum MutationFetcher<Request: Sendable, Response: Sendable>: Sendable {
-    case request(Mutation<Request, Response>.Fetcher)
-    case call(Mutation<Request, Response>.CallFetcher)
+    var latest: MutationCallRecord?
+    var pending: [UInt64: MutationCallRecord] = [:]
+    var published: Shown
 }

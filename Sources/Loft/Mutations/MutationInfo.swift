@@ -15,6 +15,8 @@ public struct MutationInfo: Sendable, Identifiable, CustomStringConvertible {
     public let isPaused: Bool
     /// Failed attempts so far; back to 0 once the call succeeds (after retries).
     public let failureCount: Int
+    /// The error of the last failed attempt (nil before one failed, and once the call succeeded).
+    public let failureReason: (any Error)?
     /// When the call was submitted, on the client's scheduler.
     public let submittedAt: SchedulerInstant
     /// The response, once it succeeded.

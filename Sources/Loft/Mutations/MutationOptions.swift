@@ -1,7 +1,8 @@
 /// The callbacks, retries, scope and network behaviour of a `Mutation`.
 ///
-/// With an optimistic update, `onMutate` returns a context of your type, which `onSuccess`, `onError` and
-/// `onSettled` receive typed (no cast):
+/// The callbacks have one shape whether or not `onMutate` is given (TanStack's): the response or error, the
+/// request, and the context `onMutate` returned (`Void` without one; nil for a call restored after a restart,
+/// whose `onMutate` ran before it). Adding an optimistic update touches one closure:
 ///
 /// ```swift
 /// MutationOptions<Like, Post>(
@@ -35,109 +36,202 @@
 ///   undo what the server did, so a successful request still invalidates); with `.succeeded` (the default) a
 ///   failed or cancelled call invalidates nothing, with `.settled` it invalidates what the closure returns for
 ///   the failure.
+/// - Options given to a `Mutation` override its key's `QueryClient.setMutationDefaults(_:for:)` field by field
+///   (a field left out, nil, is taken from the defaults).
 public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
-    /// Before the request: returns the context (erased), `()` when there is no `onMutate`.
-    let onMutate: (@Sendable (Request) async throws -> any Sendable)?
-    let onSuccess: (@Sendable (Response, Request, any Sendable) async throws -> Void)?
-    let onError: (@Sendable (any Error, Request, (any Sendable)?) async throws -> Void)?
-    let onSettled: (@Sendable (Response?, (any Error)?, Request, (any Sendable)?) async throws -> Void)?
+    /// The callbacks, erased once, here: their request, response and context are the call's, cast back to
+    /// their types inside (a callback handed a value of another type, which a call never does, is skipped).
+    private(set) var callbacks = MutationCallSteps()
+    /// The fields as given: nil where these options say nothing.
+    private var set: Fields
+
+    private struct Fields: Sendable {
+        var retry: RetryPolicy?
+        var scope: String?
+        var mutationKey: QueryKey?
+        var networkMode: NetworkMode?
+        var gcTime: GCTime?
+        var meta: [String: String]?
+        var invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])?
+        var invalidatesWhen: InvalidationMoment?
+    }
+
     /// When a failed request is retried. Default `.never` (a mutation is not repeated unless asked).
-    public var retry: RetryPolicy
+    public var retry: RetryPolicy {
+        get { set.retry ?? .never }
+        set { set.retry = newValue }
+    }
     /// Mutations with the same scope run one after another, in the order they were submitted; nil (the
     /// default) runs in parallel with every other mutation.
-    public var scope: String?
+    public var scope: String? {
+        get { set.scope }
+        set { set.scope = newValue }
+    }
     /// The key that names this kind of mutation: filters (`QueryClient.mutations(matching:)`, `MutationList`)
-    /// find its calls by it. Default none.
-    public var mutationKey: QueryKey?
+    /// find its calls by it, and `setMutationDefaults` gives it defaults by prefix. Default none.
+    public var mutationKey: QueryKey? {
+        get { set.mutationKey }
+        set { set.mutationKey = newValue }
+    }
     /// What the network does to a call: `.online` (the default) pauses a call submitted offline until the
     /// client is online again; `.always` never pauses.
-    public var networkMode: NetworkMode
+    public var networkMode: NetworkMode {
+        get { set.networkMode ?? .online }
+        set { set.networkMode = newValue }
+    }
     /// How long a settled call stays in the client's mutation cache (`mutations(matching:)`). Default 300 s.
-    public var gcTime: GCTime
+    public var gcTime: GCTime {
+        get { set.gcTime ?? .seconds(300) }
+        set { set.gcTime = newValue }
+    }
     /// Anything you want to read back from the call (a logger, the client's callbacks). Default empty.
-    public var meta: [String: String]
+    public var meta: [String: String] {
+        get { set.meta ?? [:] }
+        set { set.meta = newValue }
+    }
     /// What the call invalidates once it settled (tags, key prefixes, keys), given the request's own outcome
     /// and the request; the invalidated active queries refetch (the call does not wait for them). Runs after
     /// every callback, before the state changes, when `invalidatesWhen` says so. Default none.
-    public var invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])?
+    public var invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? {
+        get { set.invalidates }
+        set { set.invalidates = newValue }
+    }
     /// After which outcomes `invalidates` runs. Default `.succeeded`: a failed or cancelled call invalidates
     /// nothing (roll an optimistic update back in `onError`, or choose `.settled` to refetch the truth).
-    public var invalidatesWhen: InvalidationMoment
+    public var invalidatesWhen: InvalidationMoment {
+        get { set.invalidatesWhen ?? .succeeded }
+        set { set.invalidatesWhen = newValue }
+    }
 
     /// Options whose `onMutate` returns a `Context` that the other callbacks receive typed.
     ///
     /// - Parameters:
     ///   - onMutate: runs first, before the request; may write the cache (an optimistic update) and returns
     ///     what the others need to roll it back.
-    ///   - onSuccess: after a successful request, with the response, the request and the context.
+    ///   - onSuccess: after a successful request, with the response, the request and the context (nil for a
+    ///     call restored after a restart).
     ///   - onError: after the last failed attempt (or a throwing `onMutate`, then with no context).
     ///   - onSettled: last, after either.
     ///   - invalidates: what the call invalidates once settled; see `invalidatesWhen`.
+    ///   - the others: see the properties; nil takes the key's defaults, then the built-in default.
     public init<Context: Sendable>(
         onMutate: @escaping @Sendable (Request) async throws -> Context,
-        onSuccess: (@Sendable (Response, Request, Context) async throws -> Void)? = nil,
+        onSuccess: (@Sendable (Response, Request, Context?) async throws -> Void)? = nil,
         onError: (@Sendable (any Error, Request, Context?) async throws -> Void)? = nil,
         onSettled: (@Sendable (Response?, (any Error)?, Request, Context?) async throws -> Void)? = nil,
         invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? = nil,
-        invalidatesWhen: InvalidationMoment = .succeeded,
-        retry: RetryPolicy = .never, scope: String? = nil, mutationKey: QueryKey? = nil,
-        networkMode: NetworkMode = .online, gcTime: GCTime = .seconds(300), meta: [String: String] = [:]
+        invalidatesWhen: InvalidationMoment? = nil, retry: RetryPolicy? = nil, scope: String? = nil,
+        mutationKey: QueryKey? = nil, networkMode: NetworkMode? = nil, gcTime: GCTime? = nil,
+        meta: [String: String]? = nil
     ) {
-        self.onMutate = { request in try await onMutate(request) }
-        // The context is the value `onMutate` returned, so the casts below always succeed.
+        callbacks.onMutate = { request in
+            guard let request = request as? Request else { return () }
+            return try await onMutate(request)
+        }
         if let onSuccess {
-            self.onSuccess = { response, request, context in
-                if let context = context as? Context { try await onSuccess(response, request, context) }
+            callbacks.onSuccess = { response, request, context in
+                guard let response = response as? Response, let request = request as? Request else { return }
+                try await onSuccess(response, request, context as? Context)
             }
-        } else {
-            self.onSuccess = nil
         }
         if let onError {
-            self.onError = { error, request, context in try await onError(error, request, context as? Context) }
-        } else {
-            self.onError = nil
+            callbacks.onError = { error, request, context in
+                guard let request = request as? Request else { return }
+                try await onError(error, request, context as? Context)
+            }
         }
         if let onSettled {
-            self.onSettled = { response, error, request, context in
-                try await onSettled(response, error, request, context as? Context)
+            callbacks.onSettled = { response, error, request, context in
+                guard let request = request as? Request else { return }
+                try await onSettled(response as? Response, error, request, context as? Context)
             }
-        } else {
-            self.onSettled = nil
         }
-        (self.retry, self.scope, self.mutationKey) = (retry, scope, mutationKey)
-        (self.networkMode, self.gcTime, self.meta) = (networkMode, gcTime, meta)
-        (self.invalidates, self.invalidatesWhen) = (invalidates, invalidatesWhen)
+        set = Fields(
+            retry: retry, scope: scope, mutationKey: mutationKey, networkMode: networkMode, gcTime: gcTime,
+            meta: meta, invalidates: invalidates, invalidatesWhen: invalidatesWhen)
     }
 
-    /// Options with no `onMutate` (no context). Everything defaults to none; `retry` to `.never`,
-    /// `invalidatesWhen` to `.succeeded`.
+    /// Options with no `onMutate`: the callbacks' context is `Void` (nil for a call restored after a restart).
+    /// Everything defaults to none (nil takes the key's defaults, then the built-in default).
     public init(
-        onSuccess: (@Sendable (Response, Request) async throws -> Void)? = nil,
-        onError: (@Sendable (any Error, Request) async throws -> Void)? = nil,
-        onSettled: (@Sendable (Response?, (any Error)?, Request) async throws -> Void)? = nil,
+        onSuccess: (@Sendable (Response, Request, Void?) async throws -> Void)? = nil,
+        onError: (@Sendable (any Error, Request, Void?) async throws -> Void)? = nil,
+        onSettled: (@Sendable (Response?, (any Error)?, Request, Void?) async throws -> Void)? = nil,
         invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? = nil,
-        invalidatesWhen: InvalidationMoment = .succeeded,
-        retry: RetryPolicy = .never, scope: String? = nil, mutationKey: QueryKey? = nil,
-        networkMode: NetworkMode = .online, gcTime: GCTime = .seconds(300), meta: [String: String] = [:]
+        invalidatesWhen: InvalidationMoment? = nil, retry: RetryPolicy? = nil, scope: String? = nil,
+        mutationKey: QueryKey? = nil, networkMode: NetworkMode? = nil, gcTime: GCTime? = nil,
+        meta: [String: String]? = nil
     ) {
-        onMutate = nil
         if let onSuccess {
-            self.onSuccess = { response, request, _ in try await onSuccess(response, request) }
-        } else {
-            self.onSuccess = nil
+            callbacks.onSuccess = { response, request, context in
+                guard let response = response as? Response, let request = request as? Request else { return }
+                try await onSuccess(response, request, context.map { _ in () })
+            }
         }
         if let onError {
-            self.onError = { error, request, _ in try await onError(error, request) }
-        } else {
-            self.onError = nil
+            callbacks.onError = { error, request, context in
+                guard let request = request as? Request else { return }
+                try await onError(error, request, context.map { _ in () })
+            }
         }
         if let onSettled {
-            self.onSettled = { response, error, request, _ in try await onSettled(response, error, request) }
-        } else {
-            self.onSettled = nil
+            callbacks.onSettled = { response, error, request, context in
+                guard let request = request as? Request else { return }
+                try await onSettled(response as? Response, error, request, context.map { _ in () })
+            }
         }
-        (self.retry, self.scope, self.mutationKey) = (retry, scope, mutationKey)
-        (self.networkMode, self.gcTime, self.meta) = (networkMode, gcTime, meta)
-        (self.invalidates, self.invalidatesWhen) = (invalidates, invalidatesWhen)
+        set = Fields(
+            retry: retry, scope: scope, mutationKey: mutationKey, networkMode: networkMode, gcTime: gcTime,
+            meta: meta, invalidates: invalidates, invalidatesWhen: invalidatesWhen)
+    }
+
+    /// These options over `defaults`, field by field: what these leave out (nil) is taken from `defaults`.
+    func merged(over defaults: MutationOptions) -> MutationOptions {
+        var merged = self
+        merged.callbacks = callbacks.merged(over: defaults.callbacks)
+        merged.set.retry = set.retry ?? defaults.set.retry
+        merged.set.scope = set.scope ?? defaults.set.scope
+        merged.set.mutationKey = set.mutationKey ?? defaults.set.mutationKey
+        merged.set.networkMode = set.networkMode ?? defaults.set.networkMode
+        merged.set.gcTime = set.gcTime ?? defaults.set.gcTime
+        merged.set.meta = set.meta ?? defaults.set.meta
+        merged.set.invalidates = set.invalidates ?? defaults.set.invalidates
+        merged.set.invalidatesWhen = set.invalidatesWhen ?? defaults.set.invalidatesWhen
+        return merged
+    }
+
+    /// `invalidates`, erased as the callbacks are.
+    var erasedInvalidates: (@Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget])? {
+        guard let invalidates else { return nil }
+        return { outcome, request in
+            guard let request = request as? Request else { return [] }
+            switch outcome {
+            case .success(let response):
+                guard let response = response as? Response else { return [] }
+                return invalidates(.success(response), request)
+            case .failure(let error):
+                return invalidates(.failure(error), request)
+            }
+        }
+    }
+}
+
+/// A mutation's callbacks with their types erased (`MutationOptions.callbacks`): what a call's run calls.
+struct MutationCallSteps: Sendable {
+    var onMutate: (@Sendable (any Sendable) async throws -> any Sendable)?
+    var onSuccess: (@Sendable (any Sendable, any Sendable, (any Sendable)?) async throws -> Void)?
+    var onError: (@Sendable (any Error, any Sendable, (any Sendable)?) async throws -> Void)?
+    var onSettled: (@Sendable ((any Sendable)?, (any Error)?, any Sendable, (any Sendable)?) async throws -> Void)?
+
+    /// Whether a callback runs after the request.
+    var settles: Bool {
+        onSuccess != nil || onError != nil || onSettled != nil
+    }
+
+    /// These over `defaults`, callback by callback.
+    func merged(over defaults: MutationCallSteps) -> MutationCallSteps {
+        MutationCallSteps(
+            onMutate: onMutate ?? defaults.onMutate, onSuccess: onSuccess ?? defaults.onSuccess,
+            onError: onError ?? defaults.onError, onSettled: onSettled ?? defaults.onSettled)
     }
 }

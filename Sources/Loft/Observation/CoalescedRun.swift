@@ -12,12 +12,6 @@ struct CoalescedRun: ~Copyable, Sendable {
 
     private let state = Atomic<UInt8>(0)
 
-    /// Starts a run when none is in progress: true when the caller now runs, and must call `finish()` after
-    /// each pass of its work until it returns true (as `run(_:)` does). Requests nothing when false.
-    func begin() -> Bool {
-        state.compareExchange(expected: Self.idle, desired: Self.running, ordering: .acquiringAndReleasing).exchanged
-    }
-
     /// Runs `body` now, or makes the run in progress run again when it ends.
     func run(_ body: () -> Void) {
         var current = state.load(ordering: .relaxed)
@@ -39,7 +33,7 @@ struct CoalescedRun: ~Copyable, Sendable {
 
     /// Ends a pass of the run: true when no request came meanwhile, and the run is over; otherwise takes the
     /// request and returns false (the caller runs its work again).
-    func finish() -> Bool {
+    private func finish() -> Bool {
         let (finished, _) = state.compareExchange(
             expected: Self.running, desired: Self.idle, ordering: .acquiringAndReleasing)
         if finished { return true }

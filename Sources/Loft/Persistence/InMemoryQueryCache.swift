@@ -105,6 +105,11 @@ public final class InMemoryQueryCache: QueryCacheType {
         state.withLock { $0 = State() }
     }
 
+    /// The keys stored under `prefix`.
+    public func keys(under prefix: QueryKey) -> [QueryKey] {
+        state.withLock { $0.records.keys.filter { $0.hasPrefix(prefix) } }
+    }
+
     private func store(_ record: Record, for key: QueryKey) {
         state.withLock { state in
             if let old = state.records.updateValue(record, forKey: key) { state.bytes -= old.data.count }

@@ -231,6 +231,32 @@ public final class JSONFileQueryCache: QueryCacheType {
         try result.get()
     }
 
+    /// The keys of the records under `prefix`. A record with a direct name is listed by its name, whatever
+    /// its file holds (a damaged file, a link, a FIFO or a directory in its place is listed, and reading it
+    /// reports what is wrong); one with a hashed name is listed when its header names its key.
+    ///
+    /// - Throws: `CacheError.readFailed` when the directory exists but cannot be listed.
+    public func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey] {
+        let names: [String]
+        do throws(FileSystemError) {
+            names = try fileSystem.contents(of: path)
+        } catch {
+            if error.code == ENOENT { return [] }
+            throw .readFailed(path: error.path, reason: error.reason)
+        }
+        var keys: [QueryKey] = []
+        for name in names where CacheFileName.isRecord(name) {
+            if let key = CacheFileName.key(ofDirect: name) {
+                if key.hasPrefix(prefix) { keys.append(key) }
+            } else if let data = try? read(name),
+                let header = try? JSONDecoder().decode(CacheFileHeader.self, from: data), header.key.hasPrefix(prefix)
+            {
+                keys.append(header.key)
+            }
+        }
+        return keys
+    }
+
     /// The bytes of the records this cache knows of (all of them when it has a quota).
     public var byteCount: Int {
         state.withLock { $0.bytes }

@@ -44,9 +44,22 @@ public protocol QueryCacheType: Sendable {
     ///
     /// - Throws: `CacheError.writeFailed` when a record cannot be deleted (the others are still removed).
     func removeAll() throws(CacheError)
+
+    /// The keys stored under `prefix` (the prefix itself included), in no particular order; a record that
+    /// cannot be read is listed too when its key can be told (the read then reports what is wrong with it).
+    /// The offline mutation journal finds its records with it. Default: throws `CacheError.unavailable` (the
+    /// provider cannot list its keys, and keeps no offline journal).
+    ///
+    /// - Throws: `CacheError.readFailed` when the store cannot be listed.
+    func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey]
 }
 
 extension QueryCacheType {
+    /// Throws `CacheError.unavailable`: a provider that does not list its keys keeps no offline journal.
+    public func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey] {
+        throw .unavailable(store: "\(Self.self)", reason: "it cannot list its keys (keys(under:))")
+    }
+
     /// Whether `key` has a stored value that `policy` still considers valid at `now`.
     public func isValueValid(
         forKey key: QueryKey, policy: QueryCacheConfig.InvalidationPolicy, now: SchedulerInstant

@@ -63,6 +63,13 @@ public final class TwoLevelQueryCache: QueryCacheType {
         try disk.remove(for: key)
     }
 
+    /// The keys stored under `prefix` on the disk (the memory holds a subset of them).
+    ///
+    /// - Throws: as the disk's.
+    public func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey] {
+        try disk.keys(under: prefix)
+    }
+
     /// Removes every value from both levels.
     ///
     /// - Throws: the disk's error (memory is cleared regardless).

@@ -15,6 +15,10 @@ package struct FIFO<Element> {
     @inlinable
     package var count: Int { storage.count - head }
 
+    /// The element `popFirst()` would return, left in place.
+    @inlinable
+    package var first: Element? { head < storage.count ? storage[head] : nil }
+
     @inlinable
     package mutating func append(_ element: Element) {
         storage.append(element)

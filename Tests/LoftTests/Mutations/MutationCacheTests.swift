@@ -160,8 +160,8 @@ import Testing
         let first = Mutation(
             client: harness.client,
             options: MutationOptions(
-                onError: { error, _ in log.mutate { $0.append("onError \(error)") } },
-                onSettled: { _, _, _ in log.mutate { $0.append("onSettled") } }, scope: "s"),
+                onError: { error, _, _ in log.mutate { $0.append("onError \(error)") } },
+                onSettled: { _, _, _, _ in log.mutate { $0.append("onSettled") } }, scope: "s"),
             fetcher: hanging.fetch)
         let second = Mutation<Int, Int>(client: harness.client, options: MutationOptions(scope: "s")) { $0 }
         first.execute(with: 1)

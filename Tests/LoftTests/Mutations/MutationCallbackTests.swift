@@ -30,7 +30,7 @@ import Testing
                     try note("onMutate \(request)")
                     return "context \(request)"
                 },
-                onSuccess: { response, _, context in try note("onSuccess \(response) \(context)") },
+                onSuccess: { response, _, context in try note("onSuccess \(response) \(context ?? "none")") },
                 onError: { error, _, context in try note("onError \(error) \(context ?? "none")") },
                 onSettled: { response, error, _, context in
                     try note("onSettled \(response.map { "\($0)" } ?? "-") \(error == nil) \(context ?? "none")")
@@ -108,10 +108,10 @@ import Testing
         let mutation = Mutation<Int, Int>(
             client: harness.client,
             options: MutationOptions(
-                onSuccess: { _, _ in
+                onSuccess: { _, _, _ in
                     seen.mutate { $0.append("onSuccess sees \(mutationBox.value?.state.isLoading == true)") }
                 },
-                onSettled: { _, _, _ in
+                onSettled: { _, _, _, _ in
                     seen.mutate { $0.append("onSettled sees \(mutationBox.value?.state.isLoading == true)") }
                 }
             )

@@ -16,7 +16,9 @@ import Testing
                     log.mutate { $0.append("onMutate \(request)") }
                     return "context"
                 },
-                onSuccess: { response, _, context in log.mutate { $0.append("onSuccess \(response) \(context)") } },
+                onSuccess: { response, _, context in
+                    log.mutate { $0.append("onSuccess \(response) \(context ?? "none")") }
+                },
                 onSettled: { response, error, _, _ in
                     log.mutate { $0.append("onSettled \(response ?? -1) \(error == nil)") }
                 }
@@ -58,8 +60,8 @@ import Testing
         let mutation = Mutation<Int, Int>(
             client: harness.client,
             options: MutationOptions(
-                onError: { error, _ in log.mutate { $0.append("onError \(error)") } },
-                onSettled: { _, error, _ in log.mutate { $0.append("onSettled \(error != nil)") } }
+                onError: { error, _, _ in log.mutate { $0.append("onError \(error)") } },
+                onSettled: { _, error, _, _ in log.mutate { $0.append("onSettled \(error != nil)") } }
             )
         ) { _ in throw APIError.offline }
         await #expect(throws: APIError.offline) { try await mutation.mutate(1) }

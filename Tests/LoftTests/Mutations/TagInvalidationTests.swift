@@ -100,7 +100,7 @@ import Testing
         let mutation = Mutation<Int, Int>(
             client: harness.client,
             options: MutationOptions(
-                onSuccess: { _, _ in throw APIError.offline }, invalidates: { _, _ in [.prefix(["lists"])] })
+                onSuccess: { _, _, _ in throw APIError.offline }, invalidates: { _, _ in [.prefix(["lists"])] })
         ) { $0 }
         await #expect(throws: APIError.offline) { try await mutation.mutate(1) }
         #expect(try Self.stale(harness) == [["lists", "mine"]])

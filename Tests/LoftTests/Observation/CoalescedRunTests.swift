@@ -61,27 +61,4 @@ import Testing
         runner.request()
         #expect(runner.runs.withLock { $0 } == runsAfterAll + 1)
     }
-
-    @Test("begin() makes the caller the runner only when idle; a request meanwhile makes finish() ask for a pass more")
-    func beginAndFinish() {
-        let run = CoalescedRun()
-        // `CoalescedRun` is not copyable: each step's result is read into a value before it is checked.
-        let began = run.begin()
-        let beganAgain = run.begin()
-        #expect(began)
-        #expect(!beganAgain, "a run is in progress")
-        var ran = 0
-        run.run { ran += 1 }
-        #expect(ran == 0, "the request waits for the run in progress")
-        let finishedWithRequest = run.finish()
-        let finished = run.finish()
-        #expect(!finishedWithRequest, "the request asks for one more pass")
-        #expect(finished, "no request came during that pass: the run is over")
-        let beganAfter = run.begin()
-        let finishedAfter = run.finish()
-        #expect(beganAfter, "a new run can begin")
-        #expect(finishedAfter)
-        run.run { ran += 1 }
-        #expect(ran == 1, "with no run in progress, run(_:) runs at once")
-    }
 }

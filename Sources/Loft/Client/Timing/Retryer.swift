@@ -60,8 +60,9 @@ package final class Retryer: Sendable {
         reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
         await Self.run(
-            policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused, context: context,
-            isRetryCancelled: { self.isCancelled }, reporting: report, attempt)
+            policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused,
+            waitsForMutations: true, context: context, isRetryCancelled: { self.isCancelled }, reporting: report,
+            attempt)
     }
 
     /// Runs `attempt` as `run(reporting:_:)` does, for a run that nothing cancels but its task: no retryer
@@ -72,15 +73,16 @@ package final class Retryer: Sendable {
         reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
         await run(
-            policy: policy, networkMode: networkMode, pausesWhenUnfocused: false, context: context,
-            isRetryCancelled: { false }, reporting: report, attempt)
+            policy: policy, networkMode: networkMode, pausesWhenUnfocused: false, waitsForMutations: false,
+            context: context, isRetryCancelled: { false }, reporting: report, attempt)
     }
 
     /// The first attempt, when it may start at once; everything else is in `retrying`, whose (larger) frame a
     /// run that starts at once and succeeds never allocates: in a task of its own, as a mutation's call runs,
     /// that frame alone outgrew the task's first block of memory.
     private static func run<Value: Sendable>(
-        policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, context: ClientContext,
+        policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, waitsForMutations: Bool,
+        context: ClientContext,
         isRetryCancelled isCancelled: () -> Bool, reporting report: @Sendable (Progress) -> Void,
         _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
@@ -94,7 +96,8 @@ package final class Retryer: Sendable {
         }
         return await retrying(
             after: firstError, policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused,
-            context: context, isRetryCancelled: isCancelled, reporting: report, attempt)
+            waitsForMutations: waitsForMutations, context: context, isRetryCancelled: isCancelled, reporting: report,
+            attempt)
     }
 
     /// The rest of a run: after the first attempt failed with `firstError`, or, when it is nil, from a first
@@ -102,14 +105,18 @@ package final class Retryer: Sendable {
     @inline(never)
     private static func retrying<Value: Sendable>(
         after firstError: (any Error)?, policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool,
-        context: ClientContext, isRetryCancelled isCancelled: () -> Bool,
+        waitsForMutations: Bool, context: ClientContext, isRetryCancelled isCancelled: () -> Bool,
         reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
         var failures = 0
         var failed = firstError
+        // A query's paused run goes on only once resumed mutation calls settled; a mutation's at once.
+        let isOnline: @Sendable (ClientEnvironment.Conditions) -> Bool = { conditions in
+            waitsForMutations ? conditions.queriesMayContinue : conditions.isOnline
+        }
         do {
             if failed == nil {
-                try await wait(report, context: context) { networkMode.canStart(isOnline: $0.isOnline) }
+                try await wait(report, context: context) { networkMode.canStart(isOnline: isOnline($0)) }
             }
             while true {
                 if let error = failed {
@@ -123,7 +130,7 @@ package final class Retryer: Sendable {
                     if !isCancelled() {
                         try await wait(report, context: context) {
                             networkMode.canContinue(
-                                isOnline: $0.isOnline, isFocused: $0.isFocused,
+                                isOnline: isOnline($0), isFocused: $0.isFocused,
                                 pausesWhenUnfocused: pausesWhenUnfocused)
                         }
                     }

@@ -26,30 +26,17 @@ package final class WorkTracker: Sendable {
     /// work never suspends. A caller on another executor (the main actor) gets the task enqueued, as without
     /// it.
     ///
-    /// The work is a value of a type, not a closure: specialised for it, the task's own closure calls its
-    /// `run()` directly. A closure handed in was one more async frame per task, and one more executor check
-    /// (1,200 instructions of a mutation's round trip, when each check took the task's status lock: see the
-    /// loop below). Inlined where the task is made, which spares the task's closure more conversions (200 more).
+    /// The work is a value of a type (the task's closure calls its `run()`), so that a work type that holds
+    /// what it needs is made without a closure of its own.
     @discardableResult @inline(__always)
     package func spawn<Work: TrackedWork>(immediately: Bool = false, _ work: Work) -> TrackedTask<Work.Success> {
         markBusy()
-        // The closure is written out at each call, with the type the task takes (a throwing one): a closure
-        // converted from another type runs through a thunk, an async frame more per task.
         if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            // A loop in form only (`Task.immediate` always returns a task, so its body runs once): the optimiser
-            // weighs a call in a loop higher, and only then inlines `Task.immediate` here. Called out of line,
-            // `Task.immediate` hands its `nil` executor preference to the runtime as a record; the task is then
-            // marked as having a preference, and each of its executor checks takes its status lock to look it
-            // up (a mutation's round trip: 1,500 instructions, 12 % of its time).
-            var task: TrackedTask<Work.Success>?
-            while task == nil {
-                task = TrackedTask.immediate { () async throws -> Work.Success in
-                    let value = await work.run()
-                    self.markIdle()
-                    return value
-                }
+            return TrackedTask.immediate { () async throws -> Work.Success in
+                let value = await work.run()
+                self.markIdle()
+                return value
             }
-            return task.unsafelyUnwrapped
         }
         return TrackedTask { () async throws -> Work.Success in
             let value = await work.run()

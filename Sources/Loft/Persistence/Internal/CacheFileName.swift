@@ -45,6 +45,28 @@ package enum CacheFileName {
         return name + suffix
     }
 
+    /// The key a direct name was made of (`direct(_:)` undone), or nil for a hashed name or one this escaping
+    /// never makes.
+    package static func key(ofDirect name: String) -> QueryKey? {
+        guard name.hasPrefix("k_"), name.hasSuffix(suffix) else { return nil }
+        let escaped = Array(name.utf8.dropFirst(2).dropLast(suffix.utf8.count))
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < escaped.count {
+            if escaped[index] == UInt8(ascii: "_") {
+                guard index + 2 < escaped.count,
+                    let byte = UInt8(String(decoding: escaped[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(byte)
+                index += 3
+            } else {
+                bytes.append(escaped[index])
+                index += 1
+            }
+        }
+        return try? JSONDecoder().decode(QueryKey.self, from: Data(bytes))
+    }
+
     /// The hashed name of `key` with probe number `probe`.
     package static func hashed(_ key: QueryKey, probe: Int) -> String {
         let bytes = canonical(key)
