@@ -40,7 +40,11 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public let client: QueryClient
     /// The callbacks, retries, scope and network behaviour (over its key's defaults).
     public let options: MutationOptions<Request, Response>
-    private let fetcher: CallFetcher
+    private let fetcher: MutationFetcher<Request, Response>
+    /// The options as the calls take them, made once (a call whose key has defaults makes its own).
+    private let plan: MutationCallPlan
+    /// Names this mutation's calls in the mutation cache (unique in the client, unlike an object's address).
+    private let owner: UInt64
     /// Makes what a successful call shows (`successBoxes(_:)`).
     private let succeeded: SuccessBoxes
     private let calls: Locked<MutationCalls>
@@ -65,9 +69,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
     ) {
-        self.init(
-            client: client, options: options, fetcher: { request, _ in try await fetcher(request) },
-            succeeded: Self.successBoxes)
+        self.init(client: client, options: options, fetcher: .request(fetcher), succeeded: Self.successBoxes)
     }
 
     /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
@@ -80,7 +82,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping CallFetcher
     ) {
-        self.init(client: client, options: options, fetcher: fetcher, succeeded: Self.successBoxes)
+        self.init(client: client, options: options, fetcher: .call(fetcher), succeeded: Self.successBoxes)
     }
 
     /// What a successful call shows: the state's box and the value's box, made from its response.
@@ -98,13 +100,15 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     @usableFromInline
     init(
-        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: @escaping CallFetcher,
+        client: QueryClient, options: MutationOptions<Request, Response>, fetcher: MutationFetcher<Request, Response>,
         succeeded: @escaping SuccessBoxes
     ) {
         self.client = client
         self.options = options
         self.fetcher = fetcher
         self.succeeded = succeeded
+        plan = MutationCallPlan(options)
+        owner = client.mutationCache.newOwner()
         idle = SnapshotBox(key: mutationSnapshotKey, showing: .idle)
         loading = SnapshotBox(key: mutationSnapshotKey, showing: .loading)
         calls = Locked(MutationCalls(published: MutationCalls.Shown(.idle, box: idle)))
@@ -284,8 +288,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Cancels every pending call of this mutation.
     public func cancel() {
-        let pending = calls.withLock { $0.pending.keys.sorted() }
-        for id in pending { client.mutationCache.cancel(id) }
+        client.mutationCache.cancel(ownedBy: owner)
     }
 
     /// Puts the state back to `.idle`; calls still pending no longer change it.
@@ -307,27 +310,30 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         onSuccess: (@Sendable (Response, QueryInvalidator) -> Void)?
     ) -> (MutationCallRecord, MutationTask) {
         let cache = client.mutationCache
-        let key = entry?.record.mutationKey ?? options.mutationKey
+        let key = entry?.record.mutationKey ?? plan.mutationKey
         let global = cache.callbacks
-        var options = self.options
+        var plan = self.plan
         if let key, let defaults = cache.defaultOptions(for: key, as: MutationOptions<Request, Response>.self) {
-            options = options.merged(over: defaults)
+            plan = MutationCallPlan(options.merged(over: defaults))
         }
-        let keptFor: Int64? = if case .duration(let duration) = options.gcTime { duration.nanoseconds } else { nil }
         let (record, first) = cache.submit(
-            request: request, mutationKey: key, scope: entry.map { $0.record.scope } ?? options.scope,
-            meta: entry?.record.meta ?? options.meta, keptFor: keptFor,
-            hasOnMutate: options.callbacks.onMutate != nil || global.onMutate != nil,
-            hasSettlingCallbacks: options.callbacks.settles || !global.isEmpty || onSuccess != nil
-                || options.invalidates != nil,
+            request: request, mutationKey: key, scope: entry.map { $0.record.scope } ?? plan.scope,
+            meta: entry?.record.meta ?? plan.meta, keptFor: plan.keptFor,
+            hasOnMutate: plan.callbacks.onMutate != nil || global.onMutate != nil,
+            hasSettlingCallbacks: plan.callbacks.settles || !global.isEmpty || onSuccess != nil
+                || plan.invalidates != nil,
             mayJournal: cache.journal.mayWrite(mutationKey: key, request: request), restoring: entry,
-            onChange: { [weak self] record, isPending in self?.callChanged(record, isPending: isPending) })
-        calls.withLock { calls in
-            calls.latest = record
-            calls.pending[record.id] = record
-        }
+            owner: owner, onChange: { [weak self] in self?.publish() })
+        calls.withLock { $0.latest = record }
         publish()
-        let fetcher = fetcher
+        // The request bound to the fetcher, as the retryer sends it once per attempt.
+        let send: @Sendable () async throws -> any Sendable
+        switch fetcher {
+        case .request(let fetcher): send = { try await fetcher(request) }
+        case .call(let fetcher):
+            let call = MutationCall(id: record.id, key: record.key)
+            send = { try await fetcher(request, call) }
+        }
         var erasedOnSuccess: (@Sendable (any Sendable, QueryInvalidator) -> Void)?
         if let onSuccess {
             erasedOnSuccess = { response, invalidate in
@@ -335,29 +341,29 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             }
         }
         let run = MutationRun(
-            record: record, first: first, callbacks: options.callbacks, invalidates: options.erasedInvalidates,
-            invalidatesWhen: options.invalidatesWhen, retry: options.retry, networkMode: options.networkMode,
-            request: request, send: { call in try await fetcher(request, call) }, client: client, global: global,
+            record: record, first: first, plan: plan, request: request, send: send, client: client, global: global,
             onSuccess: erasedOnSuccess)
         let task = client.context.tracker.spawn(immediately: immediately, run)
         cache.attach(task, to: record)
         return (record, task)
     }
 
-    /// A call changed: its pending calls and its state follow.
-    private func callChanged(_ record: MutationCallRecord, isPending: Bool) {
-        if !isPending { _ = calls.withLock { $0.pending.removeValue(forKey: record.id) } }
-        publish()
-    }
 }
 
 extension Mutation: ObservableQueryState {}
+
+/// A mutation's fetcher as it was given: with the request alone, or with the call too.
+@usableFromInline
+enum MutationFetcher<Request: Sendable, Response: Sendable>: Sendable {
+    case request(Mutation<Request, Response>.Fetcher)
+    case call(Mutation<Request, Response>.CallFetcher)
+}
 
 /// The key of a mutation's snapshots (a mutation has no cache entry).
 @usableFromInline
 let mutationSnapshotKey: QueryKey = "mutation"
 
-/// A mutation's latest call, its pending calls, and what its observers were last sent: not generic (the boxes
+/// A mutation's latest call and what its observers were last sent: not generic (the boxes
 /// are kept as objects), so that taking its lock looks no type up.
 private struct MutationCalls: Sendable {
     /// A state as published, without its type: which state it is, its box (a `SnapshotBox<Response>`), and the
@@ -377,6 +383,5 @@ private struct MutationCalls: Sendable {
     }
 
     var latest: MutationCallRecord?
-    var pending: [UInt64: MutationCallRecord] = [:]
     var published: Shown
 }

@@ -20,6 +20,7 @@ package final class MutationCache: Sendable {
         var records: [UInt64: MutationCallRecord] = [:]
         var lines: [String: ScopeLine] = [:]
         var nextID: UInt64 = 0
+        var nextOwner: UInt64 = 0
         var idempotencyKeys = IdempotencyKeys()
         var callbacks = MutationCallbacks()
         /// `setMutationDefaults`, by key prefix.
@@ -146,7 +147,7 @@ package final class MutationCache: Sendable {
     func submit(
         request: any Sendable, mutationKey: QueryKey?, scope: String?, meta: [String: String], keptFor: Int64?,
         hasOnMutate: Bool, hasSettlingCallbacks: Bool, mayJournal: Bool, restoring entry: MutationJournal.Entry? = nil,
-        onChange: (@Sendable (MutationCallRecord, _ isPending: Bool) -> Void)?
+        owner: UInt64?, onChange: (@Sendable () -> Void)?
     ) -> (MutationCallRecord, MutationCallAction?) {
         let machine = MutationCallStateMachine(
             hasScope: scope != nil, isRestored: entry != nil, hasOnMutate: hasOnMutate,
@@ -157,7 +158,7 @@ package final class MutationCache: Sendable {
             let key = entry.map { IdempotencyKey(.restored($0.record.idempotencyKey)) } ?? state.idempotencyKeys.next()
             let record = MutationCallRecord(
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, meta: meta, key: key,
-                submittedAt: submittedAt, machine: machine, onChange: onChange)
+                submittedAt: submittedAt, machine: machine, owner: owner, onChange: onChange)
             state.records[record.id] = record
             if let scope { state.lines[scope, default: ScopeLine()].ids.append(record.id) }
             return record
@@ -192,7 +193,7 @@ package final class MutationCache: Sendable {
                     }
                 }
                 // Its mutation shows it from the moment it is the latest call, after `added`.
-                if change != .added { record.onChange?(record, handled.isPending) }
+                if change != .added { record.onChange?() }
                 if change == .updated,
                     event == .callbacksFinished(callbackFailed: false)
                         || event == .callbacksFinished(callbackFailed: true)
@@ -241,6 +242,20 @@ package final class MutationCache: Sendable {
         let ids = infos(matching: filter).filter { $0.status == .pending }.map(\.id)
         for id in ids { cancel(id) }
         return ids.count
+    }
+
+    /// A new name for the calls of one `Mutation`.
+    func newOwner() -> UInt64 {
+        state.withLock { state in
+            state.nextOwner += 1
+            return state.nextOwner
+        }
+    }
+
+    /// Cancels the pending calls of one mutation (`Mutation.cancel()`).
+    func cancel(ownedBy owner: UInt64) {
+        let records = state.withLock { $0.records.values.filter { $0.owner == owner } }
+        for record in records.sorted(by: { $0.id < $1.id }) { send(.cancelled, to: record) }
     }
 
     /// Cancels the call `id` if it is pending.

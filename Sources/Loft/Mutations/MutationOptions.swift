@@ -216,6 +216,33 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     }
 }
 
+/// A mutation's options as its calls take them, without their types: made once per `Mutation` (or per call when
+/// its key has defaults), so that a call reads no generic options (which looks their type up at each read).
+struct MutationCallPlan: Sendable {
+    let callbacks: MutationCallSteps
+    let invalidates: (@Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget])?
+    let invalidatesWhen: InvalidationMoment
+    let retry: RetryPolicy
+    let networkMode: NetworkMode
+    let scope: String?
+    let mutationKey: QueryKey?
+    let meta: [String: String]
+    /// How long a settled call stays listed, in nanoseconds (nil: until removed by hand).
+    let keptFor: Int64?
+
+    init<Request, Response>(_ options: MutationOptions<Request, Response>) {
+        callbacks = options.callbacks
+        invalidates = options.erasedInvalidates
+        invalidatesWhen = options.invalidatesWhen
+        retry = options.retry
+        networkMode = options.networkMode
+        scope = options.scope
+        mutationKey = options.mutationKey
+        meta = options.meta
+        keptFor = if case .duration(let duration) = options.gcTime { duration.nanoseconds } else { nil }
+    }
+}
+
 /// A mutation's callbacks with their types erased (`MutationOptions.callbacks`): what a call's run calls.
 struct MutationCallSteps: Sendable {
     var onMutate: (@Sendable (any Sendable) async throws -> any Sendable)?

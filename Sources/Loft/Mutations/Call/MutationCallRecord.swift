@@ -26,15 +26,16 @@ package final class MutationCallRecord: Sendable {
     let submittedAt: SchedulerInstant
     /// Restored after a restart (its `onMutate` ran before it).
     let isRestored: Bool
-    /// Told after each published change, with the call and whether it is still before the end of its request
-    /// (its mutation; nil for none).
-    let onChange: (@Sendable (MutationCallRecord, _ isPending: Bool) -> Void)?
+    /// The mutation that made the call (`Mutation.cancel()` finds its calls by it).
+    let owner: UInt64?
+    /// Told after each published change (its mutation's state follows; nil for none).
+    let onChange: (@Sendable () -> Void)?
     private let state: Locked<State>
 
     init(
         id: UInt64, mutationKey: QueryKey?, scope: String?, request: any Sendable, meta: [String: String],
         key: IdempotencyKey, submittedAt: SchedulerInstant, machine: MutationCallStateMachine,
-        onChange: (@Sendable (MutationCallRecord, _ isPending: Bool) -> Void)?
+        owner: UInt64?, onChange: (@Sendable () -> Void)?
     ) {
         self.id = id
         self.mutationKey = mutationKey
@@ -43,6 +44,7 @@ package final class MutationCallRecord: Sendable {
         self.meta = meta
         self.key = key
         self.submittedAt = submittedAt
+        self.owner = owner
         self.onChange = onChange
         isRestored = machine.isRestored
         state = Locked(State(machine: machine))
@@ -57,12 +59,10 @@ package final class MutationCallRecord: Sendable {
         case settled(Result<any Sendable, any Error>)
     }
 
-    /// What `handle` returns: the actions, whether the call is still before the end of its request, and its
-    /// task when an action cancels it. A struct, not a tuple: taking a lock that returns a tuple looks the
-    /// tuple's type up.
+    /// What `handle` returns: the actions, and the call's task when an action cancels it. A struct, not a
+    /// tuple: taking a lock that returns a tuple looks the tuple's type up.
     struct Handled: Sendable {
         let actions: [MutationCallAction]
-        let isPending: Bool
         let task: MutationTask?
     }
 
@@ -95,7 +95,7 @@ package final class MutationCallRecord: Sendable {
             if !state.machine.isPending { state.task = nil }
             let cancels = actions.contains(.cancelTask)
             return Handled(
-                actions: actions, isPending: state.machine.isPending, task: cancels ? state.task : nil)
+                actions: actions, task: cancels ? state.task : nil)
         }
     }
 

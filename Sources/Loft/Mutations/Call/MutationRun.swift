@@ -16,15 +16,11 @@ struct MutationRun: TrackedWork {
     let record: MutationCallRecord
     /// The first step, as the submission returned it.
     let first: MutationCallAction?
-    /// The mutation's callbacks (over its key's defaults).
-    let callbacks: MutationCallSteps
-    let invalidates: (@Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget])?
-    let invalidatesWhen: InvalidationMoment
-    let retry: RetryPolicy
-    let networkMode: NetworkMode
+    /// The mutation's options (over its key's defaults).
+    let plan: MutationCallPlan
     let request: any Sendable
-    /// Sends the request once (an attempt).
-    let send: @Sendable (MutationCall) async throws -> any Sendable
+    /// Sends the request once (an attempt), bound to the call.
+    let send: @Sendable () async throws -> any Sendable
     let client: QueryClient
     /// The client's callbacks, as the call was submitted.
     let global: MutationCallbacks
@@ -43,7 +39,7 @@ struct MutationRun: TrackedWork {
             case .runOnMutate:
                 do {
                     if let onMutate = global.onMutate { try await onMutate(record.info) }
-                    if let onMutate = callbacks.onMutate { context = try await onMutate(request) }
+                    if let onMutate = plan.callbacks.onMutate { context = try await onMutate(request) }
                     step = cache.send(.mutated, to: record)
                 } catch {
                     context = nil
@@ -77,10 +73,9 @@ struct MutationRun: TrackedWork {
     private func sendRequest(
         _ cache: MutationCache
     ) async -> (Result<any Sendable, any Error>, MutationCallAction?) {
-        let (record, send) = (record, send)
-        let call = MutationCall(id: record.id, key: record.key)
+        let record = record
         let result = await Retryer.run(
-            policy: retry, networkMode: networkMode, context: client.context,
+            policy: plan.retry, networkMode: plan.networkMode, context: client.context,
             reporting: { progress in
                 switch progress {
                 case .retrying(let failureCount, let error):
@@ -90,8 +85,7 @@ struct MutationRun: TrackedWork {
                 case .continued:
                     cache.send(.resumed, to: record)
                 }
-            }
-        ) { try await send(call) }
+            }, send)
         switch result {
         case .success(let response):
             return (.success(response), cache.send(.requestSucceeded, to: record, .settled(.success(response))))
@@ -124,25 +118,29 @@ struct MutationRun: TrackedWork {
         switch outcome {
         case .success(let response):
             if let onSuccess = global.onSuccess, let info { await run { try await onSuccess(response, info) } }
-            if let onSuccess = callbacks.onSuccess { await run { try await onSuccess(response, request, context) } }
+            if let onSuccess = plan.callbacks.onSuccess {
+                await run { try await onSuccess(response, request, context) }
+            }
             onSuccess?(response, QueryInvalidator(client: client))
             if let onSettled = global.onSettled, let info { await run { try await onSettled(response, nil, info) } }
-            if let onSettled = callbacks.onSettled {
+            if let onSettled = plan.callbacks.onSettled {
                 await run { try await onSettled(response, nil, request, context) }
             }
         case .failure(let error):
             if let onError = global.onError, let info { await run { try await onError(error, info) } }
-            if let onError = callbacks.onError { await run { try await onError(error, request, context) } }
+            if let onError = plan.callbacks.onError { await run { try await onError(error, request, context) } }
             if let onSettled = global.onSettled, let info { await run { try await onSettled(nil, error, info) } }
-            if let onSettled = callbacks.onSettled { await run { try await onSettled(nil, error, request, context) } }
+            if let onSettled = plan.callbacks.onSettled {
+                await run { try await onSettled(nil, error, request, context) }
+            }
         }
         return first
     }
 
     /// The options' declarative invalidation, after the outcomes `invalidatesWhen` names.
     private func invalidate(after outcome: Result<any Sendable, any Error>) {
-        guard let invalidates else { return }
-        if case .failure = outcome, invalidatesWhen == .succeeded { return }
+        guard let invalidates = plan.invalidates else { return }
+        if case .failure = outcome, plan.invalidatesWhen == .succeeded { return }
         let targets = invalidates(outcome, request)
         if !targets.isEmpty { client.invalidate(targets) }
     }
