@@ -52,6 +52,7 @@ package final class ClientContext: Sendable {
     /// and an event (a mutation's carries its call's listing) costs more to make and send than to skip. A
     /// listener that subscribes while an event is being made is one that subscribed just after it.
     package func emit(_ event: @autoclosure () -> QueryCacheEvent) {
+        HeldLocks.assertNoneHeld("a client's event")
         guard isHeard else { return }
         events.send(event())
     }

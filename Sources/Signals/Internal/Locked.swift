@@ -39,9 +39,44 @@ package struct Locked<State> {
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, lock in
             LockOperations.lock(lock)
+            #if DEBUG
+                HeldLocks.change(by: 1)
+                defer { HeldLocks.change(by: -1) }
+            #endif
             defer { LockOperations.unlock(lock) }
             return try body(&state.pointee)
         }
+    }
+}
+
+/// How many `Locked` locks the current thread holds, counted in debug builds only: a publication (a subject's
+/// `send`, a client's event) made while one is held stops the test that made it, instead of deadlocking or
+/// crashing later when a subscriber re-enters the code that holds the lock.
+@usableFromInline
+package enum HeldLocks {
+    #if DEBUG
+        /// The thread-local slot of the count.
+        @usableFromInline
+        static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            pthread_key_create(&key, nil)
+            return key
+        }()
+
+        @usableFromInline
+        static func change(by delta: Int) {
+            let count = Int(bitPattern: pthread_getspecific(key)) + delta
+            pthread_setspecific(key, UnsafeRawPointer(bitPattern: count))
+        }
+    #endif
+
+    /// Stops a debug build when the current thread holds a lock; does nothing in a release build.
+    @inlinable
+    package static func assertNoneHeld(_ site: StaticString) {
+        #if DEBUG
+            let count = Int(bitPattern: pthread_getspecific(key))
+            precondition(count == 0, "\(site) while holding \(count) lock(s): publish after the lock is released")
+        #endif
     }
 }
 

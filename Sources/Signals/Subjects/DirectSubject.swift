@@ -24,6 +24,7 @@ package final class DirectSubject<Receiver: DirectReceiver>: Sendable {
     /// Sends `value` to every receiver, in subscription order.
     @inlinable
     package func send(_ value: Receiver.Input) {
+        HeldLocks.assertNoneHeld("DirectSubject.send")
         let snapshot = registry.beginSend(value) { snapshot in { Self.deliver(value, to: snapshot) } }
         guard let snapshot else { return }
         Self.deliver(value, to: snapshot)

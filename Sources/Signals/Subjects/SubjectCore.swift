@@ -69,6 +69,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
 
     @inlinable
     package func send(_ value: Output) {
+        HeldLocks.assertNoneHeld("a subject's send")
         let snapshot = registry.beginSend(value) { snapshot in { Self.deliver(value, to: snapshot) } }
         guard let snapshot else { return }
         Self.deliver(value, to: snapshot)
@@ -77,6 +78,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
 
     @inlinable
     package func send(completion: Completion<Failure>) {
+        HeldLocks.assertNoneHeld("a subject's completion")
         let mustDrain = registry.state.withLock { state -> Bool in
             guard !state.isCompleted else { return false }
             state.isCompleted = true

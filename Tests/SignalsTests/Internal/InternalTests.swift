@@ -4,6 +4,26 @@ import Testing
 @testable import Signals
 
 @Suite struct LockedTests {
+    #if DEBUG
+        @Test("a debug build stops a subject's send made while a lock is held")
+        func sendUnderLockStops() async {
+            await #expect(processExitsWith: .failure) {
+                let subject = PassthroughSubject<Int, Never>()
+                Locked(0).withLock { _ in subject.send(1) }
+            }
+        }
+    #endif
+
+    @Test("a send after the lock is released is fine; the count of held locks follows nesting")
+    func sendAfterLock() {
+        let subject = PassthroughSubject<Int, Never>()
+        let (outer, inner) = (Locked(0), Locked(0))
+        outer.withLock { _ in inner.withLock { $0 += 1 } }
+        HeldLocks.assertNoneHeld("a test")
+        subject.send(1)
+        #expect(inner.withLock { $0 } == 1)
+    }
+
     @Test("many threads incrementing under the lock lose no update")
     func stress() {
         let counter = Locked(0)
