@@ -75,7 +75,8 @@ import Testing
         }
         let last = try Self.live(child, folder: folder, first: 1_000, count: 0, killAfter: nil)
         lives.append(last)
-        #expect(last.lines.last == "done", "the last life ends: \(last.lines), \(last.ending)")
+        // "done" may come before the last calls' own lines: those are said by the thread that publishes them.
+        #expect(last.lines.contains("done"), "the last life ends: \(last.lines), \(last.ending)")
         let resumedAfterKill = lives.filter { $0.lines.contains { $0.hasPrefix("resumed ") && $0 != "resumed 0" } }
         #expect(!resumedAfterKill.isEmpty, "lives were killed with calls left to resume")
 
