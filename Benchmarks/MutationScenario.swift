@@ -11,11 +11,9 @@ import Loft
 /// stands for the side and not for a passing mode of one of them:
 /// - both sides are warmed up before they are timed: the fast mode is most frequent in a fresh process's
 ///   first few thousand tasks;
-/// - a sample is 20,000 calls (20–30 ms), in a quick run too (`main.swift`): a sample of 2,000 fits inside
-///   a stretch of the fast mode more often, and the best of two such samples compared the baseline's luckiest
-///   stretch with the call's typical one (two such runs in forty read 2.84× and 2.93× with a call at 1.1 µs;
-///   3.2× and 3.8× when it cost 1.3 µs). A stretch of the fast mode can still outlast a sample of 20,000
-///   (one run in forty, with a call at 1.25 µs: 2.92×).
+/// - a sample is 20,000 calls, in a quick run too (`main.swift`): a sample of 2,000 fits inside a stretch of
+///   the fast mode more often, and the best of two such samples would compare the baseline's luckiest stretch
+///   with the call's typical one. A stretch of the fast mode can still outlast a sample of 20,000.
 func mutationRoundTripScenario(_ settings: Settings) -> [Row] {
     let calls = settings.iterations(20_000)
     let fetcher: @Sendable (Int) async throws -> Int = { $0 + 1 }
