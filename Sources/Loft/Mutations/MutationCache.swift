@@ -104,11 +104,6 @@ package final class MutationCache: Sendable {
         state.withLock { Array($0.records.values) }.count { $0.holdsTask }
     }
 
-    /// How many calls are listed (for tests).
-    package var listedCount: Int {
-        state.withLock { $0.records.count }
-    }
-
     // MARK: - Defaults
 
     /// Registers the defaults of the mutation keys under `prefix`; replaces those set before for it.
@@ -194,12 +189,7 @@ package final class MutationCache: Sendable {
                 }
                 // Its mutation shows it from the moment it is the latest call, after `added`.
                 if change != .added { record.onChange?() }
-                if change == .updated,
-                    event == .callbacksFinished(callbackFailed: false)
-                        || event == .callbacksFinished(callbackFailed: true)
-                {
-                    settledWhileReconnecting(record.id)
-                }
+                if handled.settled { settledWhileReconnecting(record.id) }
             case .armRemoval(let instant):
                 let sets = state.withLock { state -> Bool in
                     state.removals.insert(Removal(instant: instant, id: record.id))

@@ -156,6 +156,7 @@ import Testing
         await client.waitUntilIdle()
         #expect(harness.fetchReasons(for: "count") == [.firstUse, .reconnect])
         #expect(query.state.value == 1, "the refetch saw the mutation's change")
+        #expect(!client.context.environment.conditions.isSettlingMutations, "the wait ended with the last call")
     }
 
     @Test("5. callbacks keep one shape with or without onMutate: response or error, request, context")

@@ -64,6 +64,8 @@ package final class MutationCallRecord: Sendable {
     struct Handled: Sendable {
         let actions: [MutationCallAction]
         let task: MutationTask?
+        /// Whether this event settled the call.
+        let settled: Bool
     }
 
     /// What the state of a `Mutation` shows of the call (a struct, for the reason `Handled` is one).
@@ -77,6 +79,7 @@ package final class MutationCallRecord: Sendable {
     /// Applies `event` at `now`; returns the actions.
     func handle(_ event: MutationCallEvent, at now: SchedulerInstant, _ outcome: Outcome = .none) -> Handled {
         state.withLock { state in
+            let wasPending = state.machine.status == .pending
             let actions = state.machine.handle(event, at: now)
             switch outcome {
             case .none:
@@ -95,7 +98,8 @@ package final class MutationCallRecord: Sendable {
             if !state.machine.isPending { state.task = nil }
             let cancels = actions.contains(.cancelTask)
             return Handled(
-                actions: actions, task: cancels ? state.task : nil)
+                actions: actions, task: cancels ? state.task : nil,
+                settled: wasPending && state.machine.status != .pending)
         }
     }
 

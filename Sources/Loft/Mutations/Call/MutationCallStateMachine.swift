@@ -72,7 +72,6 @@ package struct MutationCallStateMachine: Sendable, Equatable {
     package private(set) var isCancelled = false
     /// Whether the journal holds the call.
     package private(set) var isJournaled: Bool
-    package private(set) var settledAt: SchedulerInstant?
 
     package init(
         hasScope: Bool, isRestored: Bool, hasOnMutate: Bool, hasSettlingCallbacks: Bool, mayJournal: Bool,
@@ -174,7 +173,6 @@ package struct MutationCallStateMachine: Sendable, Equatable {
     /// Settles the call: clears its journal record, frees its scope, publishes, and arms its removal.
     private mutating func settle(succeeded: Bool, at now: SchedulerInstant) -> [MutationCallAction] {
         stage = .settled(succeeded: succeeded)
-        settledAt = now
         var actions: [MutationCallAction] = []
         actions.reserveCapacity(4)
         if isJournaled {
