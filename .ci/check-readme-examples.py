@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Fails when a ```swift block of a README is not, line for line, in its README examples test file: the root
-README's in Tests/LoftTests, each add-on's (Integrations/NAME/README.md) in its own tests.
+"""Fails when a ```swift block of a README or of a DocC article is not, line for line, in its examples test file:
+the root README's and the articles' (Sources/*/*.docc/*.md) in Tests/LoftTests, each add-on's
+(Integrations/NAME/README.md) in its own tests.
 
 The test file compiles and runs every block, so this check is what proves that the README's code is true.
 Lines are compared without their leading white space (the test file indents them inside functions).
@@ -11,6 +12,8 @@ import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 pairs = [(root / "README.md", root / "Tests/LoftTests/ReadmeExamplesTests.swift")]
+for article in sorted(root.glob("Sources/*/*.docc/*.md")):
+    pairs.append((article, root / "Tests/LoftTests/ReadmeExamplesTests.swift"))
 for addon in sorted((root / "Integrations").glob("*/README.md")):
     pairs.append((addon, addon.parent / "Tests" / f"{addon.parent.name}Tests" / "ReadmeExamplesTests.swift"))
 
@@ -26,7 +29,7 @@ for readme_path, examples_path in pairs:
         if needle not in haystack:
             missing.append(block)
     name = readme_path.relative_to(root)
-    if not blocks:
+    if not blocks and name.suffix == ".md" and name.name == "README.md":
         print(f"{name} has no ```swift block: nothing to check, which is suspicious.")
         failed = True
     for block in missing:
