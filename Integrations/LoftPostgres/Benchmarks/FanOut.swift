@@ -65,10 +65,13 @@ enum FanOut {
             let client = QueryClient(cache: cache, defaults: QueryDefaults(staleTime: .infinity))
             return (client: client, link: PostgresFleetLink(client: client, cache: cache))
         }
+        // The instances' applied changes and the bare listeners' notifications tick countdowns of their own: a
+        // late "ready" notification never completes a round trip of the instances.
+        let applied = CurrentCountdown()
         let current = CurrentCountdown()
         var subscriptions: [Subscription] = []
         for instance in instances {
-            subscriptions.append(instance.link.events.sink { if case .applied = $0 { current.arrive() } })
+            subscriptions.append(instance.link.events.sink { if case .applied = $0 { applied.arrive() } })
             instance.link.start()
             await instance.link.waitUntilListening()
         }
@@ -100,7 +103,7 @@ enum FanOut {
             loft = min(
                 loft,
                 try await perTrip(trips) {
-                    let countdown = current.start(3)
+                    let countdown = applied.start(3)
                     invalidate(sender)
                     await countdown.wait()
                     for instance in instances.dropFirst() {
