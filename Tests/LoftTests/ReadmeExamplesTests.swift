@@ -19,20 +19,46 @@ struct Profile: Sendable, Equatable, Codable {
     var name: String
 }
 
-/// Stands for the user's own networking code in the README's examples.
-struct ExampleAPI: Sendable {
+/// Stands for the user's own networking code in the README's examples: a server that keeps renames, and
+/// answers every call from another thread after the caller went on (a real server's latency, without a
+/// clock), so that an example that reads a result it did not await fails.
+final class ExampleAPI: Sendable {
+    private let names = Locked<[Int: String]>([:])
+    private let profileListCalls = Locked(0)
+
+    /// How many times `profiles()` was called.
+    var profilesCalls: Int { profileListCalls.withLock { $0 } }
+
+    private func later() async {
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { continuation.resume() } }
+    }
+
     func profilesPage(_ page: Int) async throws -> [Profile] {
-        page < 3 ? [Profile(id: page * 2, name: "user \(page * 2)"), Profile(id: page * 2 + 1, name: "user")] : []
+        await later()
+        return page < 3
+            ? [Profile(id: page * 2, name: "user \(page * 2)"), Profile(id: page * 2 + 1, name: "user")] : []
     }
     func search(_ filter: String, offset: Int, limit: Int) async throws -> [Profile] {
-        (offset..<min(offset + limit, 45)).map { Profile(id: $0, name: "\(filter)\($0)") }
+        await later()
+        return (offset..<min(offset + limit, 45)).map { Profile(id: $0, name: "\(filter)\($0)") }
     }
-    func profile(_ id: Int) async throws -> Profile { Profile(id: id, name: "user \(id)") }
-    func profiles() async throws -> [Profile] { [Profile(id: 1, name: "Ada"), Profile(id: 2, name: "Grace")] }
-    func rename(_ id: Int, to name: String) async throws -> Profile { Profile(id: id, name: name) }
+    func profile(_ id: Int) async throws -> Profile {
+        await later()
+        return Profile(id: id, name: names.withLock { $0[id] } ?? "user \(id)")
+    }
+    func profiles() async throws -> [Profile] {
+        profileListCalls.withLock { $0 += 1 }
+        await later()
+        return [Profile(id: 1, name: "Ada"), Profile(id: 2, name: "Grace")]
+    }
+    func rename(_ id: Int, to name: String) async throws -> Profile {
+        await later()
+        names.withLock { $0[id] = name }
+        return Profile(id: id, name: name)
+    }
     func rename(_ id: Int, to name: String, idempotencyKey: String) async throws -> Profile {
         precondition(!idempotencyKey.isEmpty)
-        return Profile(id: id, name: name)
+        return try await rename(id, to: name)
     }
 }
 
@@ -66,9 +92,19 @@ let api = ExampleAPI()
         print(snapshot.status, snapshot.fetchStatus, snapshot.isStale, snapshot.failureCount)
         #expect(snapshot.status == .success)
 
+        let fresh = try await profile.refetch(request: 42).value  // waits for the fetch it started
+        profile.refetch(request: 7)  // starts a fetch, returns at once
+        #expect(fresh.id == 42)
+        await client.waitUntilIdle()
+        profile.refetch(request: 42)
+        await client.waitUntilIdle()
+
         let header = Query<Int, Profile>.Consumer(key: ["profile", 42], client: client)
         print(header.state.value?.name ?? "nobody yet")
+        let sameHeader = Consumer<Profile>(key: ["profile", 42], client: client)  // the same type, shorter
         #expect(header.state.value?.name == "user 42")
+        #expect(sameHeader.state.value == header.state.value)
+        #expect(!sameHeader.snapshot.isStale, "it judges by the query's 30 s")
 
         func label<Source: ObservableQueryState>(_ source: Source) -> String {
             source.state.value.map { "\($0)" } ?? "…"
@@ -86,6 +122,17 @@ let api = ExampleAPI()
         }
         #expect(profiles.count == 2)
         #expect(cached?.name == "Grace")
+
+        let issueID = 7
+        let label = "inbox"
+        let status = "open"
+        let byID: QueryKey = ["issue", issueID]
+        let filtered: QueryKey = ["issues", ["status": status, "page": 2]]
+        let named: QueryKey = "missing-\(label)"
+        let filters: [String: String] = ["status": status]
+        let fromVariable: QueryKey = ["issues", QueryKey.Part(filters)]  // a typed dictionary held in a variable
+        #expect(byID == QueryKey("issue", 7) && named == "missing-inbox")
+        #expect(filtered.hasPrefix(fromVariable))
         await client.waitUntilIdle()
 
         let log = client.events.sink { event in print(event) }
@@ -110,17 +157,23 @@ let api = ExampleAPI()
             client: client,
             options: MutationOptions(
                 onMutate: { id -> Profile? in
-                    let key = QueryKey("profile", id)
+                    let key: QueryKey = ["profile", id]
+                    client.cancelQueries(key)
                     let before = try? client.getQueryData(key, as: Profile.self)
                     if let before { client.setQueryData(Profile(id: id, name: before.name + " ♥"), for: key) }
                     return before
                 },
                 onError: { _, id, before in
-                    if let before = before ?? nil { client.setQueryData(before, for: QueryKey("profile", id)) }
-                }
+                    if let before = before ?? nil { client.setQueryData(before, for: ["profile", id]) }
+                },
+                invalidates: { _, id in [.exact(["profile", id])] },
+                invalidatesWhen: .settled
             )
         ) { id in try await api.rename(id, to: "liked") }
+        profile.refetch(request: 42)  // a refetch in flight when the optimistic write comes: cancelled first
         _ = try? await like.mutate(42)
+        await client.waitUntilIdle()
+        #expect(profile.state.value?.name == "liked", "the server's value, refetched once the call settled")
 
         let save = Mutation<String, Profile>(client: client, options: MutationOptions(scope: "profile-42")) { name in
             try await api.rename(42, to: name)
@@ -138,8 +191,17 @@ let api = ExampleAPI()
             client: client,
             options: MutationOptions(invalidates: { _, _ in [.tag("profiles"), .exact(["profile", 99])] })
         ) { name in try await api.rename(99, to: name) }
-        _ = try await create.mutate("Edsger")  // "everyone" is refetched before `mutate` returns
-        await client.invalidateQueries(tagged: "profiles").settled()
+        _ = try await create.mutate("Edsger")  // returns once it invalidated; "everyone" refetches meanwhile
+        await client.invalidateQueries(tagged: "profiles").settled()  // waits for that refetch
+
+        let listCalls = api.profilesCalls
+        let add = Mutation<String, Profile>(
+            client: client,
+            options: MutationOptions(invalidates: { _, _ in [.tag("profiles")] }, waitsForInvalidation: true)
+        ) { name in try await api.rename(100, to: name) }
+        _ = try await add.mutate("Barbara")  // "everyone" is refetched before `mutate` returns
+        #expect(api.profilesCalls == listCalls + 1, "the refetch ran before mutate returned")
+        #expect(everyone.snapshot.fetchStatus == .idle)
         #expect(everyone.state.value?.count == 2)
 
         let renaming = MutationList(matching: MutationFilter(key: ["profile"], status: .pending), client: client) {
@@ -180,6 +242,39 @@ let api = ExampleAPI()
         #expect(ProfileRenderer().view(for: profile.state).hasPrefix("👤"))
     }
 
+    @Test("using Loft in a command-line tool")
+    func commandLineTool() async throws {
+        let api = ExampleAPI()
+        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "loft-tool-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cacheFolder) }
+        let tool = QueryClient(
+            cache: JSONFileQueryCache(directory: cacheFolder),
+            defaults: QueryDefaults(retry: .never)  // fail fast: the first error, not three retries
+        )
+        let profileID = 42
+        let user = Query<Int, Profile>(
+            key: "profile", keyAdapter: { key, id in key.appending(id) }, client: tool
+        ) { id in try await api.profile(id) }
+        do {
+            let shown = try await user.value(for: profileID)  // the cached value when fresh, else a fetch
+            print(shown.name)
+            let renamer = Mutation<String, Profile>(
+                client: tool,
+                options: MutationOptions(
+                    invalidates: { _, _ in [.exact(["profile", profileID])] }, waitsForInvalidation: true)
+            ) { name in try await api.rename(profileID, to: name) }
+            _ = try await renamer.mutate("Ada")  // returns once the profile was refetched
+            print(user.state.value?.name ?? "-")
+        } catch {
+            print("error: \(error)")
+        }
+        await tool.flush()  // before exiting: the cache's write-behind saves reach the disk
+        #expect(user.state.value?.name == "Ada", "refetched before mutate returned")
+        let saved: Profile? = try JSONFileQueryCache(directory: cacheFolder).get(for: ["profile", 42])
+        #expect(saved?.name == "Ada")
+    }
+
     @Test("pages: infinite and paginated queries, paged-list renderer")
     func pages() async throws {
         let client = QueryClient()
@@ -192,9 +287,10 @@ let api = ExampleAPI()
             behavior: .startImmediately(()),
             client: client
         ) { page in try await api.profilesPage(page) }
-        feed.fetchNextPage()
-        let loaded = feed.state.value?.pages.flatMap { $0 } ?? []
-        if feed.hasNextPage, !feed.isFetchingNextPage { feed.fetchNextPage() }
+        let firstPages = try await feed.fetchNextPage().value  // waits for the page, returns every page
+        let loaded = firstPages.pages.flatMap { $0 }
+        if feed.hasNextPage, !feed.isFetchingNextPage { feed.fetchNextPage() }  // starts the load, returns at once
+        #expect(loaded.count == 2, "the first page (the load it joined), there on the line after the await")
 
         let directory = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Profile]>(
             key: "directory",
@@ -203,8 +299,10 @@ let api = ExampleAPI()
             behavior: .startImmediately("a"),
             client: client
         ) { filter, page in try await api.search(filter, offset: page.offset, limit: page.limit) }
-        directory.fetchNextPage()
+        let firstItems = try await directory.refetch(request: "a").value  // the first page's items
+        let moreItems = try await directory.fetchNextPage().value  // the items of every page loaded
         directory.refetch(request: "b")
+        #expect(firstItems.count == 20 && moreItems.count == 40)
 
         struct DirectoryRenderer: PagedListRenderer {
             func loadingView() -> String { "Loading…" }

@@ -74,9 +74,16 @@ extension QueryClient {
 
     /// Refetches the observers of every entry under `prefix` with `request` instead of their last one (a
     /// mutation's `.newData(request)`); observers whose request type differs are left alone.
-    public func refetchQueries(_ prefix: QueryKey, exact: Bool = false, withRequest request: any Sendable) {
-        for entry in entries(matching: prefix, exact: exact) {
+    ///
+    /// - Returns: the entries reached, whose fetches a caller who wants to wait awaits with `settled()`.
+    @discardableResult
+    public func refetchQueries(
+        _ prefix: QueryKey, exact: Bool = false, withRequest request: any Sendable
+    ) -> StartedRefetches {
+        let matching = entries(matching: prefix, exact: exact)
+        for entry in matching {
             entry.refetch(withRequest: request)
         }
+        return StartedRefetches(matching)
     }
 }

@@ -332,13 +332,14 @@ public final class QueryClient: Sendable {
         }
     }
 
-    /// The typed snapshot of `key`: data, error, statuses, times, staleness (with the `staleTime` of the
-    /// defaults that apply to `key`).
+    /// The typed snapshot of `key`: data, error, statuses, times, staleness (judged as a consumer without a
+    /// `staleTime` of its own judges: by the key's observers, or the defaults that apply to `key` without any).
     ///
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
     public func snapshot<T: Sendable>(for key: QueryKey, as type: T.Type = T.self) throws -> QuerySnapshot<T> {
         let entry = existingEntry(for: key)?.snapshot ?? EntrySnapshot()
-        return try QuerySnapshot(key: key, entry: entry, staleTime: defaults(for: key).staleTime, now: scheduler.now)
+        let staleTime = entry.staleTime ?? defaults(for: key).staleTime
+        return try QuerySnapshot(key: key, entry: entry, staleTime: staleTime, now: scheduler.now)
     }
 
     /// Removes every entry and cancels every fetch, and removes the settled mutation calls (pending ones go on).

@@ -165,10 +165,22 @@ extension QueryKey {
     }
 }
 
+extension Dictionary: QueryKeyPartConvertible where Key == String, Value == any QueryKeyPartConvertible {
+    /// A dictionary part of the pairs' parts: what a filter object written inside a key literal makes
+    /// (`["todos", ["status": status, "page": 2]]`).
+    public var queryKeyPart: QueryKey.Part { .dictionary(mapValues(\.queryKeyPart)) }
+}
+
 extension QueryKey.Part {
     /// The part for `value`.
     public init(_ value: some QueryKeyPartConvertible) {
         self = value.queryKeyPart
+    }
+
+    /// A dictionary part of a typed dictionary held in a variable (`QueryKey.Part(filters)` with
+    /// `filters: [String: String]`); a dictionary written inside a key literal needs no conversion.
+    public init<Value: QueryKeyPartConvertible>(_ dictionary: [String: Value]) {
+        self = .dictionary(dictionary.mapValues(\.queryKeyPart))
     }
 }
 

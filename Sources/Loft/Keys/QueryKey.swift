@@ -92,9 +92,17 @@ extension QueryKey: ExpressibleByStringLiteral {
     }
 }
 
+extension QueryKey: ExpressibleByStringInterpolation {
+    /// A key of one string part built by interpolation: `let key: QueryKey = "missing-\(label)"`.
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self.init(value: String(stringInterpolation: stringInterpolation))
+    }
+}
+
 extension QueryKey: ExpressibleByArrayLiteral {
-    /// A key of several parts: `let key: QueryKey = ["users", 42]`.
-    public init(arrayLiteral elements: Part...) {
-        self.init(parts: elements)
+    /// A key of several parts, written with literals or values of any part type:
+    /// `["users", 42]`, `["issue", issue.id]`, `["todos", ["status": status, "page": page]]`.
+    public init(arrayLiteral elements: any QueryKeyPartConvertible...) {
+        self.init(parts: elements.map(\.queryKeyPart))
     }
 }

@@ -252,12 +252,16 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator, after the
     /// options' `onSuccess` and before `onSettled`.
     ///
-    /// Errors are in `state` (and go to `options.onError`); nothing is thrown.
+    /// Errors are in `state` (and go to `options.onError`); nothing is thrown here. A caller who wants the
+    /// response awaits what it returns: `let user = try await rename.execute(with: request).response`.
+    ///
+    /// - Returns: the call, whose `response` can be awaited (see `StartedMutation`).
+    @discardableResult
     public func execute(
         with request: Request,
         onSuccess: @escaping @Sendable (Response, QueryInvalidator) -> Void = { _, _ in }
-    ) {
-        start(request, immediately: false, onSuccess: onSuccess)
+    ) -> StartedMutation<Response> {
+        StartedMutation(start(request, immediately: false, onSuccess: onSuccess).1)
     }
 
     /// Runs the mutation and returns the response.
@@ -269,21 +273,11 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     public func mutate(_ request: Request) async throws -> Response {
         let (record, task) = start(request, immediately: true, onSuccess: nil)
         let cache = client.mutationCache
-        let outcome = await withTaskCancellationHandler {
-            do {
-                return try await task.value
-            } catch {
-                return .failure(error)
-            }
+        return try await withTaskCancellationHandler {
+            try await StartedMutation<Response>(task).response
         } onCancel: {
             cache.cancel(record.id)
         }
-        // The response is the `Response` the fetcher returned.
-        guard let response = try outcome.get() as? Response else {
-            throw QueryError.typeMismatch(
-                key: mutationSnapshotKey, expected: "\(Response.self)", actual: "another type")
-        }
-        return response
     }
 
     /// Cancels every pending call of this mutation.

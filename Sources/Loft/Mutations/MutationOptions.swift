@@ -54,6 +54,7 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         var meta: [String: String]?
         var invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])?
         var invalidatesWhen: InvalidationMoment?
+        var waitsForInvalidation: Bool?
     }
 
     /// When a failed request is retried. Default `.never` (a mutation is not repeated unless asked).
@@ -90,8 +91,9 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         set { set.meta = newValue }
     }
     /// What the call invalidates once it settled (tags, key prefixes, keys), given the request's own outcome
-    /// and the request; the invalidated active queries refetch (the call does not wait for them). Runs after
-    /// every callback, before the state changes, when `invalidatesWhen` says so. Default none.
+    /// and the request; the invalidated active queries refetch (the call waits for them only with
+    /// `waitsForInvalidation`). Runs after every callback, before the state changes, when `invalidatesWhen`
+    /// says so. Default none.
     public var invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? {
         get { set.invalidates }
         set { set.invalidates = newValue }
@@ -101,6 +103,15 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     public var invalidatesWhen: InvalidationMoment {
         get { set.invalidatesWhen ?? .succeeded }
         set { set.invalidatesWhen = newValue }
+    }
+    /// Whether the call stays pending until the refetches its `invalidates` started have settled (TanStack's
+    /// `onSuccess` returning the invalidation's promise): with `true`, `mutate` returns, and the state turns
+    /// success or failure, only once the invalidated active queries hold the server's new data (a refetch
+    /// paused for the network is not waited for; a failed refetch leaves its error in its query and does not
+    /// fail the call). Default `false`: the call settles as soon as it invalidated.
+    public var waitsForInvalidation: Bool {
+        get { set.waitsForInvalidation ?? false }
+        set { set.waitsForInvalidation = newValue }
     }
 
     /// Options whose `onMutate` returns a `Context` that the other callbacks receive typed.
@@ -112,7 +123,7 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     ///     call restored after a restart).
     ///   - onError: after the last failed attempt (or a throwing `onMutate`, then with no context).
     ///   - onSettled: last, after either.
-    ///   - invalidates: what the call invalidates once settled; see `invalidatesWhen`.
+    ///   - invalidates: what the call invalidates once settled; see `invalidatesWhen` and `waitsForInvalidation`.
     ///   - the others: see the properties; nil takes the key's defaults, then the built-in default.
     public init<Context: Sendable>(
         onMutate: @escaping @Sendable (Request) async throws -> Context,
@@ -120,8 +131,8 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         onError: (@Sendable (any Error, Request, Context?) async throws -> Void)? = nil,
         onSettled: (@Sendable (Response?, (any Error)?, Request, Context?) async throws -> Void)? = nil,
         invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? = nil,
-        invalidatesWhen: InvalidationMoment? = nil, retry: RetryPolicy? = nil, scope: String? = nil,
-        mutationKey: QueryKey? = nil, networkMode: NetworkMode? = nil, gcTime: GCTime? = nil,
+        invalidatesWhen: InvalidationMoment? = nil, waitsForInvalidation: Bool? = nil, retry: RetryPolicy? = nil,
+        scope: String? = nil, mutationKey: QueryKey? = nil, networkMode: NetworkMode? = nil, gcTime: GCTime? = nil,
         meta: [String: String]? = nil
     ) {
         callbacks.onMutate = { request in
@@ -148,7 +159,8 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         }
         set = Fields(
             retry: retry, scope: scope, mutationKey: mutationKey, networkMode: networkMode, gcTime: gcTime,
-            meta: meta, invalidates: invalidates, invalidatesWhen: invalidatesWhen)
+            meta: meta, invalidates: invalidates, invalidatesWhen: invalidatesWhen,
+            waitsForInvalidation: waitsForInvalidation)
     }
 
     /// Options with no `onMutate`: the callbacks' context is `Void` (nil for a call restored after a restart).
@@ -158,8 +170,8 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         onError: (@Sendable (any Error, Request, Void?) async throws -> Void)? = nil,
         onSettled: (@Sendable (Response?, (any Error)?, Request, Void?) async throws -> Void)? = nil,
         invalidates: (@Sendable (Result<Response, any Error>, Request) -> [InvalidationTarget])? = nil,
-        invalidatesWhen: InvalidationMoment? = nil, retry: RetryPolicy? = nil, scope: String? = nil,
-        mutationKey: QueryKey? = nil, networkMode: NetworkMode? = nil, gcTime: GCTime? = nil,
+        invalidatesWhen: InvalidationMoment? = nil, waitsForInvalidation: Bool? = nil, retry: RetryPolicy? = nil,
+        scope: String? = nil, mutationKey: QueryKey? = nil, networkMode: NetworkMode? = nil, gcTime: GCTime? = nil,
         meta: [String: String]? = nil
     ) {
         if let onSuccess {
@@ -182,7 +194,8 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         }
         set = Fields(
             retry: retry, scope: scope, mutationKey: mutationKey, networkMode: networkMode, gcTime: gcTime,
-            meta: meta, invalidates: invalidates, invalidatesWhen: invalidatesWhen)
+            meta: meta, invalidates: invalidates, invalidatesWhen: invalidatesWhen,
+            waitsForInvalidation: waitsForInvalidation)
     }
 
     /// These options over `defaults`, field by field: what these leave out (nil) is taken from `defaults`.
@@ -197,6 +210,7 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
         merged.set.meta = set.meta ?? defaults.set.meta
         merged.set.invalidates = set.invalidates ?? defaults.set.invalidates
         merged.set.invalidatesWhen = set.invalidatesWhen ?? defaults.set.invalidatesWhen
+        merged.set.waitsForInvalidation = set.waitsForInvalidation ?? defaults.set.waitsForInvalidation
         return merged
     }
 
@@ -222,6 +236,7 @@ struct MutationCallPlan: Sendable {
     let callbacks: MutationCallSteps
     let invalidates: (@Sendable (Result<any Sendable, any Error>, any Sendable) -> [InvalidationTarget])?
     let invalidatesWhen: InvalidationMoment
+    let waitsForInvalidation: Bool
     let retry: RetryPolicy
     let networkMode: NetworkMode
     let scope: String?
@@ -234,6 +249,7 @@ struct MutationCallPlan: Sendable {
         callbacks = options.callbacks
         invalidates = options.erasedInvalidates
         invalidatesWhen = options.invalidatesWhen
+        waitsForInvalidation = options.waitsForInvalidation
         retry = options.retry
         networkMode = options.networkMode
         scope = options.scope

@@ -23,18 +23,22 @@ public struct QueryInvalidator: Sendable {
     }
 
     /// Marks the entries under `key` stale and refetches the active ones, as `mode` says.
-    public func invalidate(_ key: QueryKey, _ mode: Mode = .lastData) {
+    ///
+    /// - Returns: the refetches started, whose `settled()` a caller who wants to wait awaits.
+    @discardableResult
+    public func invalidate(_ key: QueryKey, _ mode: Mode = .lastData) -> StartedRefetches {
         switch mode {
         case .lastData:
-            client.invalidateQueries(key)
+            return client.invalidateQueries(key)
         case .newData(let request):
             client.invalidateQueries(key, refetchType: .none)
-            client.refetchQueries(key, withRequest: request)
+            return client.refetchQueries(key, withRequest: request)
         }
     }
 
     /// `invalidate(key, mode)`, called as a function: `invalidate("users", .lastData)`.
-    public func callAsFunction(_ key: QueryKey, _ mode: Mode = .lastData) {
+    @discardableResult
+    public func callAsFunction(_ key: QueryKey, _ mode: Mode = .lastData) -> StartedRefetches {
         invalidate(key, mode)
     }
 }

@@ -16,6 +16,8 @@
 final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     struct Configuration: Sendable {
         let staleTime: StaleTime
+        /// Judges freshness by the key's `staleTime` (`EntrySnapshot.staleTime`), `staleTime` only without one.
+        let inheritsStaleTime: Bool
         let isEnabled: Bool
         /// The entry's data to `Value`: the cast, the query's `select`, the projection.
         let transform: @Sendable (any Sendable, QueryKey) throws -> Value
@@ -114,8 +116,10 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
 
     private func makeSnapshot(_ entry: EntrySnapshot, now: SchedulerInstant) -> QuerySnapshot<Value> {
         let key = self.entry.key
+        let staleTime =
+            configuration.inheritsStaleTime ? entry.staleTime ?? configuration.staleTime : configuration.staleTime
         let isStale = EntryStateMachine.isStale(
-            entry, staleTime: configuration.staleTime, isEnabled: configuration.isEnabled, at: now)
+            entry, staleTime: staleTime, isEnabled: configuration.isEnabled, at: now)
         let data: Value?
         do {
             data = try selectedData(entry)

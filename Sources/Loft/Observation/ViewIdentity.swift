@@ -3,6 +3,7 @@
 struct ViewIdentity: Hashable, Sendable {
     let valueType: ObjectIdentifier
     let staleTime: StaleTime
+    let inheritsStaleTime: Bool
     let isEnabled: Bool
 }
 

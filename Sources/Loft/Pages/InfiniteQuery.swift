@@ -9,7 +9,7 @@
 ///     getNextPageParam: { lastPage, _, lastParam, _ in lastPage.isEmpty ? nil : lastParam + 1 },
 ///     behavior: .startImmediately(())
 /// ) { page in try await api.posts(page: page) }
-/// feed.fetchNextPage()
+/// let pages = try await feed.fetchNextPage().value
 /// ```
 ///
 /// **Behavior**
@@ -173,23 +173,35 @@ public final class InfiniteQuery<PageParam: Sendable, Page: Sendable>: Sendable 
 
     /// Loads the page after the last (the first page when there is none). Joins a fetch in flight instead of
     /// starting another; does nothing more when `hasNextPage` is false.
-    public func fetchNextPage() {
+    ///
+    /// Returns at once; what it returns awaits the load: `let pages = try await feed.fetchNextPage().value`.
+    ///
+    /// - Returns: the load, whose `value` is every stored page once it is done (the fetch joined, when one was
+    ///   in flight; the pages as they are, when there is no next page). See `StartedFetch`.
+    @discardableResult
+    public func fetchNextPage() -> StartedFetch<InfiniteData<PageParam, Page>> {
         let data = storedData
-        if data != nil, !loader.hasNextPage(data) { return }
-        query.fetch(.next, reason: .manual, intent: .trigger)
+        if let data, !loader.hasNextPage(data) { return StartedFetch(.success(data)) }
+        return query.fetchStarted(.next, reason: .manual, intent: .trigger)
     }
 
     /// Loads the page before the first (the first page when there is none). Joins a fetch in flight instead of
     /// starting another; does nothing more when `hasPreviousPage` is false.
-    public func fetchPreviousPage() {
+    ///
+    /// - Returns: the load, whose `value` is every stored page once it is done. See `fetchNextPage()`.
+    @discardableResult
+    public func fetchPreviousPage() -> StartedFetch<InfiniteData<PageParam, Page>> {
         let data = storedData
-        if data != nil, !loader.hasPreviousPage(data) { return }
-        query.fetch(.previous, reason: .manual, intent: .trigger)
+        if let data, !loader.hasPreviousPage(data) { return StartedFetch(.success(data)) }
+        return query.fetchStarted(.previous, reason: .manual, intent: .trigger)
     }
 
     /// Refetches every loaded page in order (the first page when there is none); cancels a page fetch in
     /// flight.
-    public func refetch() {
+    ///
+    /// - Returns: the refetch, whose `value` is the refetched pages. See `StartedFetch`.
+    @discardableResult
+    public func refetch() -> StartedFetch<InfiniteData<PageParam, Page>> {
         query.refetch(request: .refetchAll)
     }
 

@@ -9,7 +9,7 @@
 ///     firstPage: NumericPaginatedQueryKey(current: 1),
 ///     behavior: .startImmediately("open")
 /// ) { status, page in try await api.issues(status: status, page: page.current) }
-/// issues.fetchNextPage()
+/// let items = try await issues.fetchNextPage().value
 /// ```
 ///
 /// Choose `PaginatedQuery` for a list whose pages are addressed by number or offset and read front to back,
@@ -99,7 +99,7 @@ public final class PaginatedQuery<
         view = DerivedView(showing: empty, client: client)
         view.derive { [weak self] in self?.listSnapshot() ?? empty }
         if case .startImmediately(let request) = behavior {
-            start(request, explicitly: false)
+            _ = start(request, explicitly: false)
         }
     }
 
@@ -188,25 +188,31 @@ public final class PaginatedQuery<
 
     /// Loads the page after the last one. Does nothing while the last page is loading or when there is no
     /// next page; retries the last page when it failed.
-    public func fetchNextPage() {
+    ///
+    /// Returns at once; what it returns awaits the load: `let items = try await issues.fetchNextPage().value`.
+    ///
+    /// - Returns: the load, whose `value` is the items of every loaded page once it is done (the load in flight
+    ///   joined while the last page is loading; the items as they are when there is no next page). See
+    ///   `StartedFetch`.
+    @discardableResult
+    public func fetchNextPage() -> StartedFetch<Response> {
         let (request, pages, generation) = locked.withLock { ($0.request, $0.pages, $0.generation) }
-        guard let request else { return }
-        guard let last = pages.last else {
-            start(request, explicitly: false)
-            return
-        }
+        guard let request else { return StartedFetch(loadedItems()) }
+        guard let last = pages.last else { return start(request, explicitly: false) }
         let snapshot = last.query.snapshot
-        if snapshot.isFetching { return }
-        guard let items = snapshot.data else {
-            last.query.refetch()
-            return
-        }
-        guard !last.identifier.isLastPage(itemCount: items.count) else { return }
-        append(last.identifier.next(), of: request, generation: generation)
+        if snapshot.isFetching { return listAfter(last.query.joinFetch()) }
+        guard let items = snapshot.data else { return listAfter(last.query.refetch()) }
+        guard !last.identifier.isLastPage(itemCount: items.count),
+            let next = append(last.identifier.next(), of: request, generation: generation)
+        else { return StartedFetch(loadedItems()) }
+        return listAfter(next.appearStarted(()))
     }
 
     /// Starts again from the first page of `request`, fetching it even when a fresh copy is cached.
-    public func refetch(request: Request) {
+    ///
+    /// - Returns: the load of the first page, whose `value` is its items. See `StartedFetch`.
+    @discardableResult
+    public func refetch(request: Request) -> StartedFetch<Response> {
         start(request, explicitly: true)
     }
 
@@ -258,28 +264,28 @@ public final class PaginatedQuery<
             isRestored: head.isRestored)
     }
 
-    private func start(_ request: Request, explicitly: Bool) {
+    private func start(_ request: Request, explicitly: Bool) -> StartedFetch<Response> {
         let generation = locked.withLock { state -> UInt64 in
             state.request = request
             state.pages = []
             state.generation += 1
             return state.generation
         }
-        let first = append(firstPage, of: request, generation: generation, fetchesAtOnce: !explicitly)
-        if explicitly { first?.refetch() }
+        let first = append(firstPage, of: request, generation: generation)
         changed()
+        guard let first else { return StartedFetch(loadedItems()) }
+        return listAfter(explicitly ? first.refetch() : first.appearStarted(()))
     }
 
-    /// Adds the page `identifier` of `request` unless a newer start replaced the pages meanwhile.
-    @discardableResult
+    /// Adds the page `identifier` of `request` unless a newer start replaced the pages meanwhile; the caller
+    /// starts its fetch.
     private func append(
-        _ identifier: PageIdentifier, of request: Request, generation: UInt64, fetchesAtOnce: Bool = true
+        _ identifier: PageIdentifier, of request: Request, generation: UInt64
     ) -> Query<Void, Response>? {
         let pageKey = (keyAdapter?(baseKey, request) ?? baseKey).appending(identifier.keyPart)
         let fetcher = fetcher
         let query = Query<Void, Response>(
-            key: pageKey, behavior: fetchesAtOnce ? .startImmediately(()) : .startWhenRequested, options: options,
-            cache: cache, cacheConfig: cacheConfig,
+            key: pageKey, behavior: .startWhenRequested, options: options, cache: cache, cacheConfig: cacheConfig,
             client: client
         ) { try await fetcher(request, identifier) }
         let subscription = query.snapshotPublisher.sink { [weak self] _ in self?.changed() }
@@ -294,6 +300,23 @@ public final class PaginatedQuery<
         return query
     }
 
+    /// A page's load, shown as the list's items once it is done.
+    private func listAfter(_ page: StartedFetch<Response>) -> StartedFetch<Response> {
+        page.map { [weak self] items in (try? self?.loadedItems().get()) ?? items }
+    }
+
+    /// The items of every page that holds data, in order, up to the first that holds none (as `state` shows
+    /// them, before `select`); `QueryError.disabled` when the first page holds none.
+    private func loadedItems() -> Result<Response, any Error> {
+        var items: Response?
+        for page in pages {
+            guard let more = try? client.getQueryData(page.query.key, as: Response.self) else { break }
+            items = (items ?? Response()) + more
+        }
+        guard let items else { return .failure(QueryError.disabled(key: baseKey)) }
+        return .success(items)
+    }
+
     private func changed() {
         view.changed()
     }
@@ -303,7 +326,10 @@ extension PaginatedQuery: ObservableQueryState {}
 
 extension PaginatedQuery where Request == Void {
     /// Starts again from the first page.
-    public func refetch() {
+    ///
+    /// - Returns: the load of the first page, whose `value` is its items. See `StartedFetch`.
+    @discardableResult
+    public func refetch() -> StartedFetch<Response> {
         refetch(request: ())
     }
 }

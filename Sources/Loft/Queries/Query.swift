@@ -204,10 +204,16 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Fetches `request` now: its key becomes the query's key. On a key that already has data, a fetch in
     /// flight is cancelled and a new one started. Works even when the query is disabled.
-    public func refetch(request: Request) {
+    ///
+    /// Returns at once; what it returns awaits the fetch: `let issues = try await query.refetch(request: "open").value`.
+    ///
+    /// - Returns: the fetch started, whose `value` is its result (see `StartedFetch`).
+    @discardableResult
+    public func refetch(request: Request) -> StartedFetch<Response> {
         locked.withLock { $0.request = request }
-        fetch(request, reason: .manual, intent: .explicit)
+        let started = fetchStarted(request, reason: .manual, intent: .explicit)
         startPolling()
+        return started
     }
 
     /// The response for `request`: the cached value when fresh, else the result of a fetch (joining one in
@@ -270,9 +276,11 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         startPolling()
     }
 
+    /// The entry asks for a refetch (invalidation, bulk refetch, focus, reconnect): an invalidation replaces a
+    /// fetch in flight, a trigger joins it (`FetchIntent(refetchingFor:)`).
     private func triggeredFetch(_ reason: FetchReason) {
         guard let request = locked.withLock({ $0.request }) else { return }
-        fetch(request, reason: reason, intent: .trigger)
+        fetch(request, reason: reason, intent: FetchIntent(refetchingFor: reason))
     }
 
     /// Makes this query depend on another one's data: each value of `input` gives the request to fetch with
@@ -311,6 +319,32 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// the entry decides, from `intent`, whether to start, join or replace a fetch.
     package func fetch(_ request: Request, reason: FetchReason, intent: FetchIntent) {
         start(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
+    }
+
+    /// `fetch(_:reason:intent:)`, returning what the entry answered for a caller who awaits it.
+    package func fetchStarted(_ request: Request, reason: FetchReason, intent: FetchIntent) -> StartedFetch<Response> {
+        let context = attach(to: key(for: request))
+        let outcome = context.entry.start(
+            fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
+        return StartedFetch(outcome, key: context.entry.key)
+    }
+
+    /// Makes `request` the current one and fetches it as a query appearing with it does (a fresh cached value
+    /// answers); returns what the entry answered, for a caller who awaits it.
+    package func appearStarted(_ request: Request) -> StartedFetch<Response> {
+        locked.withLock { $0.request = request }
+        let context = attach(to: key(for: request))
+        let intent = FetchIntent.appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
+        let outcome = context.entry.start(
+            fetchRequest(request, reason: .appear, context.resolved), intent, observer: context.observerID)
+        startPolling()
+        return StartedFetch(outcome, key: context.entry.key)
+    }
+
+    /// The fetch in flight of the current key, for a caller who awaits it (with none: the data it holds).
+    package func joinFetch() -> StartedFetch<Response> {
+        let entry = observation.fetchContext(for: key).entry
+        return StartedFetch(entry.joinFetch(), key: entry.key)
     }
 
     /// Asks the entry of `context` to fetch `request` as `intent` says.
@@ -386,7 +420,10 @@ extension Query: ObservableQueryState {}
 
 extension Query where Request == Void {
     /// Fetches now; on a key that has data, a fetch in flight is cancelled and a new one started.
-    public func refetch() {
+    ///
+    /// - Returns: the fetch started, whose `value` is its result (see `StartedFetch`).
+    @discardableResult
+    public func refetch() -> StartedFetch<Response> {
         refetch(request: ())
     }
 

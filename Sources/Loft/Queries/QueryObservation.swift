@@ -206,8 +206,9 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         let previousData = state.withLock { $0.previousData }
         let project = project
         let select = options.select
+        let inheritsStaleTime = !resolved.judgesFreshness(state.withLock { $0.callbacks })
         let configuration = EntryView<Value>.Configuration(
-            staleTime: resolved.staleTime, isEnabled: resolved.isEnabled,
+            staleTime: resolved.staleTime, inheritsStaleTime: inheritsStaleTime, isEnabled: resolved.isEnabled,
             transform: { raw, key in
                 guard project != nil || select != nil else { return try cast(raw, to: Value.self, key: key) }
                 return try Self.transform(try cast(raw, to: Source.self, key: key), select, project, key: key)
@@ -217,7 +218,8 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             return (EntryView(entry: entry, configuration: configuration, client: client), nil)
         }
         let identity = ViewIdentity(
-            valueType: ObjectIdentifier(Value.self), staleTime: resolved.staleTime, isEnabled: resolved.isEnabled)
+            valueType: ObjectIdentifier(Value.self), staleTime: resolved.staleTime,
+            inheritsStaleTime: inheritsStaleTime, isEnabled: resolved.isEnabled)
         let client = client
         let view = entry.acquireView(identity) {
             EntryView<Value>(entry: entry, configuration: configuration, client: client)

@@ -2,6 +2,8 @@
 /// prefix of the key).
 struct ResolvedQueryOptions: Sendable {
     var staleTime: StaleTime
+    /// Whether `staleTime` was given in the options (not taken from the defaults).
+    var hasOwnStaleTime: Bool
     var gcTime: GCTime
     var retry: RetryPolicy
     var networkMode: NetworkMode
@@ -16,6 +18,7 @@ struct ResolvedQueryOptions: Sendable {
 
     init<Value>(_ options: QueryOptions<Value>, defaults: QueryDefaults) {
         staleTime = options.staleTime ?? defaults.staleTime
+        hasOwnStaleTime = options.staleTime != nil
         gcTime = options.gcTime ?? defaults.gcTime
         retry = options.retry ?? defaults.retry
         networkMode = options.networkMode ?? defaults.networkMode
@@ -29,10 +32,18 @@ struct ResolvedQueryOptions: Sendable {
         pollingBehavior = options.pollingBehavior ?? defaults.pollingBehavior
     }
 
+    /// Whether an observer with these options and `callbacks` judges freshness by its own `staleTime`: a query
+    /// does (its options' or its defaults'); a consumer only when given one, else it judges as the key's
+    /// queries do (`ObserverTally.staleTime`), so observing never makes fresh data stale.
+    func judgesFreshness(_ callbacks: ObserverCallbacks) -> Bool {
+        hasOwnStaleTime || callbacks.refetch != nil
+    }
+
     /// What the entry's state machine knows of an observer with these options.
     func observer(_ callbacks: ObserverCallbacks, initialData: Boxed<EntryObserver.InitialData>?) -> EntryObserver {
         EntryObserver(
-            isEnabled: isEnabled, staleTime: staleTime, gcTime: gcTime, refetchOnFocus: refetchOnFocus,
+            isEnabled: isEnabled, staleTime: staleTime, judgesFreshness: judgesFreshness(callbacks), gcTime: gcTime,
+            refetchOnFocus: refetchOnFocus,
             refetchOnReconnect: refetchOnReconnect, initialData: initialData, refetch: callbacks.refetch,
             refetchWithRequest: callbacks.refetchWithRequest)
     }

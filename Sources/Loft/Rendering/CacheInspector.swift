@@ -6,9 +6,20 @@
 /// users/42   success  fetching  2          0s   fresh
 /// ```
 ///
-/// Ages and freshness are read from the client's scheduler; an entry is stale when it is for one of its
-/// enabled observers (or, with none, when it has no data or was invalidated). Pending mutation calls follow
-/// under the queries, in submission order, with whether they run or wait (paused):
+/// The columns, one row per cache entry, sorted by key:
+/// - `key`: the entry's key, its parts joined by `/`.
+/// - `status`: what data there is: `pending` (none yet), `success` (data), `error` (a failure and no data).
+/// - `fetch`: what the network does for it: `idle`, `fetching`, or `paused` (waiting for the network).
+/// - `observers`: the queries and consumers that observe the key now (an entry with none is collected
+///   `gcTime` after the last one left).
+/// - `age`: the time since its data was fetched or written (`-` without data).
+/// - `freshness`: `fresh` or `stale` as the key's observers judge it: stale once one of its enabled
+///   observers with a `staleTime` of its own (its queries, a consumer given one) finds it stale, or when it
+///   was invalidated; a consumer without a `staleTime` judges as they do, so it never makes data stale. With
+///   no observer, stale only when invalidated. `-` without data.
+///
+/// Ages and freshness are read from the client's scheduler. Pending mutation calls follow under the queries,
+/// in submission order, with whether they run or wait (paused):
 ///
 /// ```text
 /// mutation  key        scope    state    failures  age

@@ -17,19 +17,22 @@ import Testing
         #expect(harness.client.existingEntry(for: "k") !== removed)
     }
 
-    @Test("observers coming and going publish nothing: releasing n consumers costs no n² notifications")
+    @Test(
+        "observers coming and going publish only when the key's freshness moves: releasing n consumers costs no n² notifications"
+    )
     func observersArriveAndLeaveSilently() {
         let harness = TestQueryClient()
         harness.client.setQueryData(1, for: "k")
         let entry = harness.client.entry(for: "k")
         let versions = VersionRecorder(entry)
-        var consumers = (0..<3).map { _ in Query<Void, Int>.Consumer(key: "k", client: harness.client) }
-        #expect(harness.observerCount("k") == 3)
+        var consumers = (0..<50).map { _ in Query<Void, Int>.Consumer(key: "k", client: harness.client) }
+        #expect(harness.observerCount("k") == 50)
+        #expect(versions.values.count == 1, "the first observer gives the key a freshness; the others change nothing")
         consumers.removeAll()
         #expect(harness.observerCount("k") == 0)
-        #expect(versions.values.isEmpty)
+        #expect(versions.values.count == 2, "the last one leaving takes it away")
         harness.client.setQueryData(2, for: "k")
-        #expect(versions.values.count == 1)
+        #expect(versions.values.count == 3)
     }
 
     @Test("an entry nobody observes has no listener; its consumers share one view, which listens once")

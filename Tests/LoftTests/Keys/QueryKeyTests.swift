@@ -65,4 +65,33 @@ import Testing
         #expect(QueryKey(name, id, filter) == QueryKey("users", 42, ["page": 2]))
         #expect(QueryKey("users", 42) == ["users", 42])
     }
+
+    @Test("keys built from values: a key literal takes variables of every part type, and interpolation")
+    func keysBuiltFromValues() throws {
+        let id = 7
+        let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let name = "ada"
+        let isOpen = true
+        let score = 1.5
+        let page = 2
+        #expect(["issue", id] == QueryKey(parts: [.string("issue"), .int(7)]))
+        #expect(["issue", uuid] == QueryKey(parts: [.string("issue"), .uuid(uuid)]))
+        #expect(["user", name] == QueryKey(parts: [.string("user"), .string("ada")]))
+        #expect(["flags", isOpen, score] == QueryKey(parts: [.string("flags"), .bool(true), .double(1.5)]))
+        // A filter object written in the literal, with values of several types.
+        let filter: QueryKey = ["issues", ["status": name, "page": page, "open": isOpen]]
+        #expect(filter == QueryKey(parts: [.string("issues"), ["status": "ada", "page": 2, "open": true]]))
+        // A typed dictionary held in a variable.
+        let filters: [String: String] = ["status": "open"]
+        #expect(["issues", QueryKey.Part(filters)] == QueryKey(parts: [.string("issues"), ["status": "open"]]))
+        // Interpolation makes one string part.
+        let label = "inbox"
+        let interpolated: QueryKey = "missing-\(label)"
+        #expect(interpolated == QueryKey(value: "missing-inbox"))
+        // Where a key is a parameter, as in `invalidateQueries`.
+        let client = QueryClient(scheduler: TestScheduler())
+        client.setQueryData(1, for: ["issue", id])
+        #expect(try client.getQueryData(["issue", id], as: Int.self) == 1)
+        #expect(client.invalidateQueries(["issue", id]).count == 1)
+    }
 }

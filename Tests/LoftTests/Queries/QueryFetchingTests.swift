@@ -34,13 +34,33 @@ import Testing
         await harness.client.waitUntilIdle()
         query.invalidate()
         await fetcher.waitForCalls(2)
-        query.invalidate()  // a trigger: joins
+        harness.setFocused(false)
+        harness.setFocused(true)  // a trigger: joins
         #expect(fetcher.callCount == 2)
         query.refetch()  // explicit, with data: cancels the hanging fetch and starts a new one
         await harness.client.waitUntilIdle()
         #expect(fetcher.callCount == 3)
         #expect(fetcher.hangingCount == 0)
         #expect(query.state.value == "v3")
+    }
+
+    @Test(
+        "an invalidation of a key with data replaces the fetch in flight, which may have started before the change"
+    )
+    func invalidationReplacesFetchInFlight() async throws {
+        let harness = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, String>(.answer("v1"), .hang(), .answer("v3"))
+        let query = Query(key: "k", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
+        await harness.client.waitUntilIdle()
+        let before = query.refetch()
+        await fetcher.waitForCalls(2)
+        let started = harness.client.invalidateQueries("k")
+        await started.settled()
+        #expect(fetcher.callCount == 3)
+        #expect(fetcher.hangingCount == 0, "the fetch that started before the invalidation was cancelled")
+        #expect(query.state.value == "v3")
+        #expect(try await before.value == "v3", "its caller gets the replacing fetch's result")
+        #expect(harness.fetchReasons(for: "k").last == .invalidation)
     }
 
     @Test("stale-while-revalidate: fresh data is served without a fetch, stale data is refetched on appear")

@@ -15,7 +15,11 @@ package struct EntryObserver: Sendable {
 
     /// A disabled observer does not count as active: bulk operations and triggers leave it alone.
     package var isEnabled: Bool
+    /// The observer's own `staleTime`, or, when it does not judge freshness, the one it falls back on.
     package var staleTime: StaleTime
+    /// Whether `staleTime` is the observer's own (a query's, a consumer's given one); a consumer without one
+    /// judges freshness as the key's other observers do (`ObserverTally.staleTime`).
+    package var judgesFreshness: Bool
     package var gcTime: GCTime
     package var refetchOnFocus: RefetchTrigger
     package var refetchOnReconnect: RefetchTrigger
@@ -32,6 +36,7 @@ package struct EntryObserver: Sendable {
     package init(
         isEnabled: Bool = true,
         staleTime: StaleTime = .zero,
+        judgesFreshness: Bool = true,
         gcTime: GCTime = .seconds(300),
         refetchOnFocus: RefetchTrigger = .never,
         refetchOnReconnect: RefetchTrigger = .never,
@@ -41,6 +46,7 @@ package struct EntryObserver: Sendable {
     ) {
         self.isEnabled = isEnabled
         self.staleTime = staleTime
+        self.judgesFreshness = judgesFreshness
         self.gcTime = gcTime
         self.refetchOnFocus = refetchOnFocus
         self.refetchOnReconnect = refetchOnReconnect

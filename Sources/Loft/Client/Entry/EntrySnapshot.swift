@@ -17,6 +17,9 @@ package struct EntrySnapshot: Sendable {
     /// Failures of the current (or last) fetch, retries included; reset by a success.
     package var failureCount = 0
     package var observerCount = 0
+    /// The freshness the key is judged by (`ObserverTally.staleTime`): what a consumer without a `staleTime` of
+    /// its own reads `isStale` with. Nil without enabled observers.
+    package var staleTime: StaleTime?
     /// Kept out of line: an entry that is not fetching pays one pointer for it.
     private var fetchMetaBox: Boxed<any Sendable>?
 

@@ -9,6 +9,7 @@ extension EntryStateMachine {
         observers[id] = observer
         tally.count(observer, 1)
         snapshot.observerCount = observers.count
+        judgeFreshness()
         observerGCTime = max(observerGCTime ?? observer.gcTime, observer.gcTime)
         if initialData == nil { initialData = observer.initialData }
         if wasUnobserved, fetch?.isRetryCancelled == true {
@@ -26,6 +27,7 @@ extension EntryStateMachine {
         guard let removed = observers.removeValue(forKey: id) else { return }
         tally.count(removed, -1)
         snapshot.observerCount = observers.count
+        judgeFreshness()
         guard observers.isEmpty, let running = fetch else { return }
         let isPausedFirstFetch = snapshot.fetchStatus == .paused && snapshot.data == nil
         if isPausedFirstFetch || running.request.cancelsWhenUnobserved {
@@ -42,6 +44,15 @@ extension EntryStateMachine {
         observerGCTime = max(observerGCTime ?? observer.gcTime, observer.gcTime)
         tally.count(old, -1)
         tally.count(observer, 1)
+        judgeFreshness()
+    }
+
+    /// Keeps the snapshot's `staleTime` the tally's: observers coming and going publish only when it moves,
+    /// since the consumers that inherit it then see another staleness.
+    private mutating func judgeFreshness() {
+        guard snapshot.staleTime != tally.staleTime else { return }
+        snapshot.staleTime = tally.staleTime
+        changed()
     }
 
     // MARK: - Data
@@ -137,7 +148,8 @@ extension EntryStateMachine {
     }
 
     /// Refetches through the first enabled observer that can fetch (the others join its fetch), else with the
-    /// last request made for the entry. A disabled entry is left alone; `activeOnly` leaves inactive ones too.
+    /// last request made for the entry, as `FetchIntent(refetchingFor:)` says for `reason` (an invalidation
+    /// replaces a fetch in flight). A disabled entry is left alone; `activeOnly` leaves inactive ones too.
     mutating func refetch(
         _ reason: FetchReason, activeOnly: Bool, at now: SchedulerInstant,
         _ conditions: ClientEnvironment.Conditions, _ output: inout Output
@@ -147,7 +159,8 @@ extension EntryStateMachine {
             output.actions.append(.refetch(refetch, reason))
         } else if var request = lastRequest?.value {
             request.reason = reason
-            self.request(request, .trigger, observer: nil, waiter: nil, at: now, conditions, &output)
+            let intent = FetchIntent(refetchingFor: reason)
+            self.request(request, intent, observer: nil, waiter: nil, at: now, conditions, &output)
         }
     }
 

@@ -244,8 +244,13 @@ package struct EntryStateMachine: Sendable {
     package func isStale(at now: SchedulerInstant) -> Bool {
         guard !observers.isEmpty else { return snapshot.data == nil || snapshot.isInvalidated }
         return observers.values.contains { observer in
-            Self.isStale(snapshot, staleTime: observer.staleTime, isEnabled: observer.isEnabled, at: now)
+            Self.isStale(snapshot, staleTime: staleTime(of: observer), isEnabled: observer.isEnabled, at: now)
         }
+    }
+
+    /// The freshness `observer` judges by: its own, or the key's when it inherits it.
+    func staleTime(of observer: EntryObserver) -> StaleTime {
+        observer.judgesFreshness ? observer.staleTime : snapshot.staleTime ?? observer.staleTime
     }
 
     /// What a filter looks at.

@@ -16,6 +16,14 @@ package enum FetchIntent: Sendable, Equatable {
     case appear(StaleTime, RefetchTrigger)
     /// A polling tick: nothing while the observer is disabled, or unfocused unless `inBackground`.
     case interval(inBackground: Bool)
+
+    /// The intent of a refetch the entry chose for `reason`: an invalidation or a bulk refetch (`.invalidation`,
+    /// `.manual`) replaces a fetch in flight of an entry that has data, as an explicit refetch does, since that
+    /// fetch may have started before the change it announces (TanStack's `cancelRefetch`); focus, reconnect
+    /// and polling join it.
+    init(refetchingFor reason: FetchReason) {
+        self = reason == .invalidation || reason == .manual ? .explicit : .trigger
+    }
 }
 
 /// A caller waiting for the result of a fetch, named by an id that grows with each waiter: the machine decides

@@ -8,17 +8,18 @@ package struct ObserverTally: Sendable {
         case reconnect
     }
 
-    /// What one enabled observer adds to the counts: the freshness window it waits on, and what each trigger
-    /// does for it (only observers that can fetch count for the triggers).
+    /// What one enabled observer adds to the counts: the freshness it judges by (its own `staleTime`, or, for
+    /// a consumer without one, the fallback it takes while no observer judges), and what each trigger does for
+    /// it (only observers that can fetch count for the triggers).
     private enum Slot: Hashable, Sendable {
-        case staleness(Duration)
+        case freshness(StaleTime, judges: Bool)
         case always(Trigger)
         case ifStale(Trigger, StaleTime)
     }
 
     /// Observers that are enabled.
     private(set) var enabled: Int32 = 0
-    /// Observers whose `staleTime` is `.static` (invalidation leaves the entry alone).
+    /// Observers whose own `staleTime` is `.static` (invalidation leaves the entry alone).
     private(set) var staticStaleTime: Int32 = 0
     /// Enabled observers by slot: a handful of distinct slots however many observers there are.
     private var slots: [Slot: Int] = [:]
@@ -28,8 +29,10 @@ package struct ObserverTally: Sendable {
 
     /// The slots, as the questions each event asks need them.
     private struct Summary: Sendable {
-        /// The enabled observers' distinct freshness windows in nanoseconds, shortest first.
+        /// The distinct freshness windows in nanoseconds the enabled observers judge by, shortest first.
         var staleness: [Int64] = []
+        /// The freshness the key is judged by (see `staleTime`).
+        var staleTime: StaleTime?
         var focus = TriggerSummary()
         var reconnect = TriggerSummary()
 
@@ -55,10 +58,10 @@ package struct ObserverTally: Sendable {
 
     /// Counts `observer` in (`sign` 1) or out (`sign` -1).
     mutating func count(_ observer: EntryObserver, _ sign: Int) {
-        if observer.staleTime == .static { staticStaleTime += Int32(sign) }
+        if observer.judgesFreshness, observer.staleTime == .static { staticStaleTime += Int32(sign) }
         guard observer.isEnabled else { return }
         enabled += Int32(sign)
-        if case .duration(let duration) = observer.staleTime { bump(.staleness(duration), sign) }
+        bump(.freshness(observer.staleTime, judges: observer.judgesFreshness), sign)
         if observer.refetch != nil {
             count(.focus, observer.refetchOnFocus, observer.staleTime, sign)
             count(.reconnect, observer.refetchOnReconnect, observer.staleTime, sign)
@@ -84,10 +87,16 @@ package struct ObserverTally: Sendable {
     /// Works the summary out again from the slots.
     private mutating func summarise() {
         var summary = Summary()
+        var judged: StaleTime?
+        var fallback: StaleTime?
         for slot in slots.keys {
             switch slot {
-            case .staleness(let duration):
-                summary.staleness.append(duration.nanoseconds)
+            case .freshness(let staleTime, let judges):
+                if judges {
+                    judged = judged.map { StaleTime.shorter($0, staleTime) } ?? staleTime
+                } else {
+                    fallback = fallback.map { StaleTime.shorter($0, staleTime) } ?? staleTime
+                }
             case .always(let trigger):
                 summary[trigger].always = true
             case .ifStale(let trigger, let staleTime):
@@ -103,8 +112,22 @@ package struct ObserverTally: Sendable {
                 }
             }
         }
+        summary.staleTime = judged ?? fallback
+        // Every judge's window notifies (each observer that judges sees the data turn stale at its own); the
+        // observers that inherit judge by the shortest, which is among them.
+        for case .freshness(.duration(let duration), let judges) in slots.keys where judges || judged == nil {
+            summary.staleness.append(duration.nanoseconds)
+        }
         summary.staleness.sort()
         self.summary = summary
+    }
+
+    /// The freshness the key is judged by: the shortest `staleTime` among the enabled observers with one of
+    /// their own (queries, and consumers given one), so the key is stale as soon as one of them finds it stale;
+    /// with none, the shortest fallback (the key's defaults) of the consumers that inherit; nil without enabled
+    /// observers. A consumer without a `staleTime` of its own judges by it.
+    var staleTime: StaleTime? {
+        summary.staleTime
     }
 
     /// The first instant after `now` at which data updated at `updatedAt` turns stale for an enabled observer.

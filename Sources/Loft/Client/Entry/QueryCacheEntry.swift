@@ -20,14 +20,27 @@ package final class QueryCacheEntry: Sendable {
         var listeners: [(id: UInt64, listener: any EntryListener)] = []
         /// The typed views its observers share, with how many follow each.
         var views: [ViewIdentity: (view: any SharedEntryView, count: Int)] = [:]
-        /// The continuations of the waiters the machine knows, resumed when it answers them.
-        var continuations: [EntryWaiter: CheckedContinuation<any Sendable, any Error>] = [:]
+        /// How to answer the waiters the machine knows: a task's continuation, or an outcome kept for later.
+        var continuations: [EntryWaiter: Answer] = [:]
         /// The read of a network store in flight, which concurrent reads of the entry share.
         var storeRead: TrackedTask<CachedValue<any Sendable>?>?
     }
 
-    /// A waiter's continuation, registered in the lock hold that sends the event naming the waiter.
-    private typealias Registration = (waiter: EntryWaiter, continuation: CheckedContinuation<any Sendable, any Error>)
+    /// How a waiter is answered: it resumes a waiting task, or it is kept for a caller who awaits it later.
+    private enum Answer: Sendable {
+        case task(CheckedContinuation<any Sendable, any Error>)
+        case outcome(FetchOutcome)
+
+        func give(_ result: Result<any Sendable, any Error>) {
+            switch self {
+            case .task(let continuation): continuation.resume(with: result)
+            case .outcome(let outcome): outcome.resolve(result)
+            }
+        }
+    }
+
+    /// A waiter's answer, registered in the lock hold that sends the event naming the waiter.
+    private typealias Registration = (waiter: EntryWaiter, continuation: Answer)
 
     package let key: QueryKey
     let context: ClientContext
@@ -182,9 +195,9 @@ package final class QueryCacheEntry: Sendable {
     /// each is resumed once).
     private static func takeContinuations(
         for actions: [EntryAction], from storage: inout Storage
-    ) -> [EntryWaiter: CheckedContinuation<any Sendable, any Error>] {
+    ) -> [EntryWaiter: Answer] {
         guard !storage.continuations.isEmpty else { return [:] }
-        var taken: [EntryWaiter: CheckedContinuation<any Sendable, any Error>] = [:]
+        var taken: [EntryWaiter: Answer] = [:]
         for case .resume(let waiter, _) in actions {
             taken[waiter] = storage.continuations.removeValue(forKey: waiter)
         }
@@ -226,6 +239,31 @@ package final class QueryCacheEntry: Sendable {
         send(.fetchRequested(request, intent, observer: observer, waiter: nil))
     }
 
+    /// Starts a fetch, joins the one in flight, or answers from the cache, as `request(_:_:observer:)` does, and
+    /// returns the answer's outcome for a caller who awaits it later.
+    func start(_ request: FetchRequest, _ intent: FetchIntent, observer: UInt64? = nil) -> FetchOutcome {
+        outcome { waiter in .fetchRequested(request, intent, observer: observer, waiter: waiter) }
+    }
+
+    /// The outcome of the fetch in flight (with none, the data now, or `QueryError.disabled` without data), for
+    /// a caller who awaits it later.
+    func joinFetch() -> FetchOutcome {
+        outcome { waiter in .waiterJoined(waiter, skipsPaused: false) }
+    }
+
+    /// Sends the event a new waiter makes, with an outcome registered as its answer.
+    private func outcome(_ event: (EntryWaiter) -> EntryEvent) -> FetchOutcome {
+        let outcome = FetchOutcome()
+        let waiter = storage.withLock { storage in
+            storage.nextID += 1
+            return EntryWaiter(id: storage.nextID)
+        }
+        _ = send(
+            event(waiter), at: context.now, conditions: context.environment.conditions,
+            registering: (waiter, .outcome(outcome)))
+        return outcome
+    }
+
     /// The value `intent` asks for: the cached one when it answers, else the result of the fetch it starts or
     /// joins.
     ///
@@ -254,7 +292,7 @@ package final class QueryCacheEntry: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 _ = send(
                     event(waiter), at: context.now, conditions: context.environment.conditions,
-                    registering: (waiter, continuation))
+                    registering: (waiter, .task(continuation)))
             }
         } onCancel: {
             send(.waiterLeft(waiter))
@@ -357,12 +395,12 @@ package final class QueryCacheEntry: Sendable {
     // MARK: - Actions
 
     private func perform(
-        _ actions: [EntryAction], resuming continuations: [EntryWaiter: CheckedContinuation<any Sendable, any Error>]
+        _ actions: [EntryAction], resuming continuations: [EntryWaiter: Answer]
     ) {
         for action in actions {
             switch action {
             case .resume(let waiter, let result):
-                continuations[waiter]?.resume(with: result)
+                continuations[waiter]?.give(result)
             case .startFetch(let id, let request):
                 let retryer = Retryer(
                     policy: request.retry, networkMode: request.networkMode, pausesWhenUnfocused: true,

@@ -47,7 +47,14 @@ public struct RetryPolicy: Sendable {
 
 /// An error that carries an HTTP status code, so that `RetryPolicy.skippingClientErrors` can tell a client
 /// error (4xx, not worth retrying) from a server or network error.
+///
+/// ```swift
+/// struct APIError: HTTPStatusError {
+///     let httpStatusCode: Int?   // nil: no response came (a network error), so it is retried
+/// }
+/// ```
 public protocol HTTPStatusError: Error {
-    /// The response's status code, if there was a response.
+    /// The response's status code; nil when no response came (the connection failed), which
+    /// `skippingClientErrors` retries like a server error.
     var httpStatusCode: Int? { get }
 }

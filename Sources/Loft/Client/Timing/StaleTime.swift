@@ -82,3 +82,17 @@ public enum GCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 }
+
+extension StaleTime {
+    /// The shorter of two freshness windows: whatever is stale for the longer is stale for the shorter
+    /// (a duration, then `.infinity`, which only invalidation ends, then `.static`, which nothing ends).
+    static func shorter(_ first: StaleTime, _ second: StaleTime) -> StaleTime {
+        switch (first, second) {
+        case (.duration(let one), .duration(let other)): .duration(min(one, other))
+        case (.duration, _): first
+        case (_, .duration): second
+        case (.infinity, _): first
+        default: second
+        }
+    }
+}

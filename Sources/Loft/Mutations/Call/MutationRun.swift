@@ -6,7 +6,8 @@
 /// **Behavior**
 /// - The client's callbacks run before the options' of the same name; a throwing callback does not stop the
 ///   ones after it, and the call settles with the first callback error.
-/// - The options' `invalidates` runs after the callbacks, with the request's own outcome.
+/// - The options' `invalidates` runs after the callbacks, with the request's own outcome; with
+///   `waitsForInvalidation` the call settles once the refetches it started settled.
 /// - Cancelling the task (the call's `cancelTask` action) fails the call with `MutationError.cancelled`,
 ///   through its callbacks.
 ///
@@ -58,7 +59,7 @@ struct MutationRun: TrackedWork {
                 (outcome, step) = await sendRequest(cache)
             case .runCallbacks:
                 let callbackError = await runCallbacks(after: outcome, context: context, global: global)
-                invalidate(after: outcome)
+                await invalidate(after: outcome)
                 if let callbackError { outcome = .failure(callbackError) }
                 step = cache.send(
                     .callbacksFinished(callbackFailed: callbackError != nil), to: record, .settled(outcome))
@@ -137,11 +138,14 @@ struct MutationRun: TrackedWork {
         return first
     }
 
-    /// The options' declarative invalidation, after the outcomes `invalidatesWhen` names.
-    private func invalidate(after outcome: Result<any Sendable, any Error>) {
+    /// The options' declarative invalidation, after the outcomes `invalidatesWhen` names; with
+    /// `waitsForInvalidation`, returns once the refetches it started settled.
+    private func invalidate(after outcome: Result<any Sendable, any Error>) async {
         guard let invalidates = plan.invalidates else { return }
         if case .failure = outcome, plan.invalidatesWhen == .succeeded { return }
         let targets = invalidates(outcome, request)
-        if !targets.isEmpty { client.invalidate(targets) }
+        guard !targets.isEmpty else { return }
+        let started = client.invalidate(targets)
+        if plan.waitsForInvalidation { await started.settled() }
     }
 }
