@@ -31,6 +31,16 @@ package struct EntrySnapshot: Sendable {
 
     package init() {}
 
+    /// Takes the fetches' and writes' part of `other` (a cancel's restore, a reset), keeping what the observers
+    /// made of this one (their count and the key's `staleTime`) and the data's version (`other` is older).
+    mutating func restore(_ other: EntrySnapshot) {
+        let (observerCount, staleTime, dataVersion) = (self.observerCount, self.staleTime, self.dataVersion)
+        self = other
+        self.observerCount = observerCount
+        self.staleTime = staleTime
+        self.dataVersion = dataVersion
+    }
+
     /// Replaces the data with a value that is not equal to it.
     mutating func replaceData(with value: any Sendable) {
         data = value

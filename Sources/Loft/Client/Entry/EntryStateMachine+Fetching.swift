@@ -188,11 +188,7 @@ extension EntryStateMachine {
         guard let cancelled = fetch else { return }
         fetch = nil
         if revert, let before = cancelled.before?.value {
-            let observerCount = snapshot.observerCount
-            let dataVersion = snapshot.dataVersion
-            snapshot = before
-            snapshot.observerCount = observerCount
-            snapshot.dataVersion = dataVersion
+            snapshot.restore(before)
         } else if !revert, snapshot.data == nil, let error = cancelled.before?.value.error {
             snapshot.error = error
             snapshot.status = .error

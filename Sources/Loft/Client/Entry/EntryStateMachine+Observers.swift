@@ -99,11 +99,8 @@ extension EntryStateMachine {
     /// flight is cancelled.
     mutating func reset(at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions, _ output: inout Output) {
         cancel(revert: false, &output)
-        let observerCount = snapshot.observerCount
-        let dataVersion = snapshot.dataVersion
-        snapshot = EntrySnapshot()
-        snapshot.observerCount = observerCount
-        snapshot.dataVersion = dataVersion &+ 1
+        snapshot.restore(EntrySnapshot())
+        snapshot.dataVersion &+= 1
         if let initial = initialData?.value {
             snapshot.data = initial.value
             snapshot.dataUpdatedAt = initial.updatedAt ?? now

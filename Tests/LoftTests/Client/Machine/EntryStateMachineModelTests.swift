@@ -9,8 +9,9 @@ import Testing
 @Suite struct EntryStateMachineModelTests {
     /// What the walk knows besides the machine, to check the invariants.
     private struct Model {
-        /// The snapshot from before the fetch in flight, when a request started it from idle; nil when the
-        /// fetch was started another way (a reset, a trigger) or none runs.
+        /// The snapshot from before the fetch in flight (or the first of the fetches that replaced one another),
+        /// when a request started it from idle; nil when it was started another way (a reset, a trigger) or none
+        /// runs.
         var before: EntrySnapshot?
         /// Data was written since that fetch started: a cancel keeps it.
         var isDataWritten = false
@@ -72,6 +73,17 @@ import Testing
             }
             #expect(onlyAnswers, "a removed entry acted: \(context)")
         }
+        // The key's staleTime (kept by the tally) is the rule stated plainly: the shortest among the enabled
+        // observers that judge, else among the enabled ones that inherit, else none.
+        if !machine.isRemoved {
+            let enabled = machine.observers.values.filter(\.isEnabled)
+            let judges = enabled.filter(\.judgesFreshness).map(\.staleTime)
+            let fallbacks = enabled.filter { !$0.judgesFreshness }.map(\.staleTime)
+            let expected = (judges.isEmpty ? fallbacks : judges).reduce(nil) { (shortest: StaleTime?, next) in
+                shortest.map { StaleTime.shorter($0, next) } ?? next
+            }
+            #expect(machine.snapshot.staleTime == expected, "the key's staleTime is not the rule's: \(context)")
+        }
         // No collection deadline while observed or fetching.
         if !machine.observers.isEmpty || machine.fetch != nil {
             #expect(machine.collectionDeadline == nil, "a gc deadline while in use: \(context)")
@@ -99,7 +111,13 @@ import Testing
                 model.before = nil
             }
             model.isDataWritten = false
+        } else if machine.fetchID != previous.fetchID, case .reset = event {
+            // A reset cancels the fetch and refetches from the reset state (of an entry only consumers
+            // observe): the new fetch's state to restore is that one.
+            model.before = nil
+            model.isDataWritten = false
         }
+        // Any other replacement (an explicit refetch, an invalidation) keeps the first fetch's state to restore.
     }
 
     /// A cancel with revert restores exactly the snapshot from before the fetch, unless data was written since.
@@ -178,12 +196,17 @@ import Testing
         case 11:
             return .waiterLeft(EntryWaiter(id: UInt64.random(in: 1...max(1, model.nextWaiter), using: &random)))
         case 12, 13:
-            let options = MachineScript.observer(
+            var options = MachineScript.observer(
                 staleTime: staleTimes.randomElement(using: &random) ?? .zero,
                 gcTime: gcTimes.randomElement(using: &random) ?? .zero,
                 isEnabled: Int.random(in: 0..<4, using: &random) > 0,
                 onFocus: triggers.randomElement(using: &random) ?? .ifStale,
                 onReconnect: triggers.randomElement(using: &random) ?? .ifStale)
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                // A consumer: it cannot fetch, and may judge freshness by its own staleTime or inherit the key's.
+                options.refetch = nil
+                options.judgesFreshness = Bool.random(using: &random)
+            }
             return machine.observers[observer] == nil
                 ? .observerAdded(observer, options) : .observerChanged(observer, options)
         case 14, 15:

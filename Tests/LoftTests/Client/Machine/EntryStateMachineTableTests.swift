@@ -275,6 +275,62 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
     @Test("triggers and observers", arguments: triggers)
     func triggersTable(_ row: MachineScript) { row.check() }
 
+    static let keyFreshness: [MachineScript] = [
+        MachineScript(
+            "a consumer without a staleTime of its own judges by the query's: the key's is the query's",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .seconds(30))), .write(0, 1),
+                .observe(1, 2, MachineScript.consumer()),
+            ],
+            [],
+            holds: { $0.staleTime == .seconds(30) }),
+        MachineScript(
+            "the key's staleTime is the shortest of the observers that judge (a consumer given one judges)",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .infinity)),
+                .observe(0, 2, MachineScript.consumer(fallback: .seconds(5), judges: true)),
+                .observe(0, 3, MachineScript.consumer(fallback: .zero)),
+            ],
+            [],
+            holds: { $0.staleTime == .seconds(5) }),
+        MachineScript(
+            "with only consumers that inherit, the key's staleTime is their fallback (the key's defaults)",
+            [.observe(0, 1, MachineScript.consumer(fallback: .seconds(60)))],
+            [],
+            holds: { $0.staleTime == .seconds(60) }),
+        MachineScript(
+            "the last observer leaving takes the key's staleTime away",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .seconds(30))),
+                .at(1, .observerRemoved(1)),
+            ],
+            [.setAlarm(MachineScript.instant(301))],  // the collection deadline
+            holds: { $0.staleTime == nil }),
+        MachineScript(
+            "a disabled query does not judge",
+            [
+                .observe(0, 1, MachineScript.observer(staleTime: .zero, isEnabled: false)),
+                .observe(0, 2, MachineScript.consumer(fallback: .seconds(60))),
+            ],
+            [],
+            holds: { $0.staleTime == .seconds(60) }),
+        MachineScript(
+            "an invalidation of an entry with data replaces the fetch in flight (it may predate the change)",
+            [.fetch(0), .succeed(1, fetch: 1, 5), .fetch(2), .at(3, .invalidated(.all))],
+            MachineScript.started(3, .invalidation)),
+        MachineScript(
+            "a bulk refetch of an entry with data replaces the fetch in flight",
+            [.fetch(0), .succeed(1, fetch: 1, 5), .fetch(2), .at(3, .refetchRequested(.manual))],
+            MachineScript.started(3, .manual)),
+        MachineScript(
+            "an invalidation of an entry without data joins the fetch in flight",
+            [.fetch(0), .at(1, .invalidated(.all))],
+            []),
+    ]
+
+    @Test("the key's freshness, and what replaces a fetch in flight", arguments: keyFreshness)
+    func keyFreshnessTable(_ row: MachineScript) { row.check() }
+
     static let pausing: [MachineScript] = [
         MachineScript(
             "offline, a fetch in online mode starts paused",

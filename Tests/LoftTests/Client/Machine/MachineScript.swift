@@ -101,6 +101,12 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
             refetchOnReconnect: onReconnect, refetch: { _ in })
     }
 
+    /// A consumer: it cannot fetch; without a `staleTime` of its own (`judges` false) it judges freshness as
+    /// the key does, `fallback` only while no observer judges.
+    static func consumer(fallback: StaleTime = .zero, judges: Bool = false) -> EntryObserver {
+        EntryObserver(staleTime: fallback, judgesFreshness: judges)
+    }
+
     /// The call an observer's refetch is named by in an expected action.
     static func refetch(_ observer: UInt64, _ reason: FetchReason) -> EntryAction {
         .refetch(ObserverCall(observer: observer) { _ in }, reason)
