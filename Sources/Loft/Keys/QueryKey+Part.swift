@@ -171,6 +171,31 @@ extension Dictionary: QueryKeyPartConvertible where Key == String, Value == any 
     public var queryKeyPart: QueryKey.Part { .dictionary(mapValues(\.queryKeyPart)) }
 }
 
+extension QueryKey {
+    /// A part named by its kind inside a key literal or a list of values: `["item", .int(id)]`,
+    /// `QueryKey("flag", .bool(isOn))`. A literal takes the values themselves too (`["item", id]`); this
+    /// spelling makes a part of exactly the kind it names.
+    public struct SpelledPart: QueryKeyPartConvertible, Sendable {
+        /// The part it spells.
+        public let queryKeyPart: QueryKey.Part
+    }
+}
+
+extension QueryKeyPartConvertible where Self == QueryKey.SpelledPart {
+    /// A string part.
+    public static func string(_ value: String) -> Self { Self(queryKeyPart: .string(value)) }
+    /// An integer part.
+    public static func int(_ value: Int) -> Self { Self(queryKeyPart: .int(value)) }
+    /// A boolean part.
+    public static func bool(_ value: Bool) -> Self { Self(queryKeyPart: .bool(value)) }
+    /// A floating-point part.
+    public static func double(_ value: Double) -> Self { Self(queryKeyPart: .double(value)) }
+    /// A UUID part.
+    public static func uuid(_ value: UUID) -> Self { Self(queryKeyPart: .uuid(value)) }
+    /// A dictionary part.
+    public static func dictionary(_ value: [String: QueryKey.Part]) -> Self { Self(queryKeyPart: .dictionary(value)) }
+}
+
 extension QueryKey.Part {
     /// The part for `value`.
     public init(_ value: some QueryKeyPartConvertible) {

@@ -84,6 +84,9 @@ import Testing
         // A typed dictionary held in a variable.
         let filters: [String: String] = ["status": "open"]
         #expect(["issues", QueryKey.Part(filters)] == QueryKey(parts: [.string("issues"), ["status": "open"]]))
+        // A part named by its kind, as keys were written before literals took values.
+        #expect(["item", .int(id), .double(1.5), .uuid(uuid)] == QueryKey("item", 7, 1.5, .uuid(uuid)))
+        #expect(QueryKey("item").appending(.int(id)) == ["item", id])
         // Interpolation makes one string part.
         let label = "inbox"
         let interpolated: QueryKey = "missing-\(label)"
