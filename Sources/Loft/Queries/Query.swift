@@ -219,6 +219,10 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// The response for `request`: the cached value when fresh, else the result of a fetch (joining one in
     /// flight). The request becomes the query's current one.
     ///
+    /// The fetch retries as the query's `retry` says (by default 3 times, 1 s, 2 s and 4 s apart, unlike
+    /// `QueryClient.fetchQuery`, which does not retry unless told); a command-line tool that wants the first
+    /// error at once gives its client `QueryDefaults(retry: .never)`.
+    ///
     /// - Throws: the fetcher's error once retries are exhausted, or `QueryError.cancelled`.
     public func value(for request: Request) async throws -> Response {
         locked.withLock { $0.request = request }
