@@ -74,7 +74,8 @@ extension EntryStateMachine {
     ) {
         nextFetchID += 1
         fetch = Fetch(id: nextFetchID, request: request, waiters: waiters, before: before)
-        snapshot.fetchStatus = request.networkMode.canStart(isOnline: conditions.isOnline) ? .fetching : .paused
+        let mayStart = RetryStateMachine.mayStart(request.networkMode, isOnline: conditions.isOnline)
+        snapshot.fetchStatus = mayStart ? .fetching : .paused
         snapshot.failureCount = 0
         snapshot.fetchMeta = request.meta
         if snapshot.data == nil {

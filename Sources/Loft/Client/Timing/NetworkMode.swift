@@ -13,14 +13,4 @@ public enum NetworkMode: Sendable, Hashable {
     case always
     /// The first attempt runs offline; retries pause.
     case offlineFirst
-
-    /// Whether a first attempt may start with the network in `isOnline`.
-    package func canStart(isOnline: Bool) -> Bool {
-        self != .online || isOnline
-    }
-
-    /// Whether a retry may run now: online (unless `.always`), and focused when `pausesWhenUnfocused`.
-    package func canContinue(isOnline: Bool, isFocused: Bool, pausesWhenUnfocused: Bool) -> Bool {
-        (self == .always || isOnline) && (isFocused || !pausesWhenUnfocused)
-    }
 }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Runs one fetch or mutation: its attempts, the back-off between them on the client's timer queue, and the
 /// pauses while the network (or, for queries, the focus) is away — TanStack's retryer, shared by queries and
-/// mutations.
+/// mutations. It performs what its `RetryStateMachine` decides and decides nothing itself.
 ///
 /// **Behavior**
 /// - `RetryPolicy` decides from the failure count and the error whether, and after how long, to try again.
@@ -77,73 +77,80 @@ package final class Retryer: Sendable {
             context: context, isRetryCancelled: { false }, reporting: report, attempt)
     }
 
-    /// The first attempt, when it may start at once; everything else is in `retrying`, whose (larger) frame a
-    /// run that starts at once and succeeds never allocates: in a task of its own, as a mutation's call runs,
-    /// that frame alone outgrew the task's first block of memory.
+    /// The first attempt, when the machine lets it start at once; everything else is in `performing`, whose
+    /// (larger) frame a run that starts at once and succeeds never allocates: in a task of its own, as a
+    /// mutation's call runs, that frame alone outgrew the task's first block of memory.
     private static func run<Value: Sendable>(
         policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool, waitsForMutations: Bool,
         context: ClientContext,
         isRetryCancelled isCancelled: () -> Bool, reporting report: @Sendable (Progress) -> Void,
         _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
-        var firstError: (any Error)?
-        if networkMode.canStart(isOnline: context.environment.conditions.isOnline) {
+        var machine = RetryStateMachine(
+            RetryStateMachine.Rules(
+                policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused,
+                waitsForMutations: waitsForMutations))
+        var next = machine.handle(.started(context.environment.conditions))
+        var failed: (any Error)?
+        if next == .attempt {
             do {
                 return .success(try await attempt())
             } catch {
-                firstError = error
+                failed = error
+                next = machine.handle(
+                    .attemptFailed(error, isTaskCancelled: Task.isCancelled, isRetryCancelled: isCancelled()))
             }
         }
-        return await retrying(
-            after: firstError, policy: policy, networkMode: networkMode, pausesWhenUnfocused: pausesWhenUnfocused,
-            waitsForMutations: waitsForMutations, context: context, isRetryCancelled: isCancelled, reporting: report,
+        return await performing(
+            next, of: machine, after: failed, context: context, isRetryCancelled: isCancelled, reporting: report,
             attempt)
     }
 
-    /// The rest of a run: after the first attempt failed with `firstError`, or, when it is nil, from a first
-    /// attempt that may not start yet (it waits, paused, until it may).
+    /// Performs the machine's actions from `next` on, feeding back what came of each, until the run ended;
+    /// `failed` is the last attempt's error.
     @inline(never)
-    private static func retrying<Value: Sendable>(
-        after firstError: (any Error)?, policy: RetryPolicy, networkMode: NetworkMode, pausesWhenUnfocused: Bool,
-        waitsForMutations: Bool, context: ClientContext, isRetryCancelled isCancelled: () -> Bool,
+    private static func performing<Value: Sendable>(
+        _ next: RetryStateMachine.Action, of machine: RetryStateMachine, after failed: (any Error)?,
+        context: ClientContext, isRetryCancelled isCancelled: () -> Bool,
         reporting report: @Sendable (Progress) -> Void, _ attempt: @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
-        var failures = 0
-        var failed = firstError
-        // A query's paused run goes on only once resumed mutation calls settled; a mutation's at once.
-        let isOnline: @Sendable (ClientEnvironment.Conditions) -> Bool = { conditions in
-            waitsForMutations ? conditions.queriesMayContinue : conditions.isOnline
-        }
-        do {
-            if failed == nil {
-                try await wait(report, context: context) { networkMode.canStart(isOnline: isOnline($0)) }
-            }
-            while true {
-                if let error = failed {
-                    if Task.isCancelled { return .cancelled }
-                    failures += 1
-                    guard !isCancelled(), let delay = policy.delayBeforeRetry(failures, error) else {
-                        return .failure(error, failureCount: failures)
-                    }
-                    report(.retrying(failureCount: failures, error: error))
-                    try await backOff(delay, context: context)
-                    if !isCancelled() {
-                        try await wait(report, context: context) {
-                            networkMode.canContinue(
-                                isOnline: isOnline($0), isFocused: $0.isFocused,
-                                pausesWhenUnfocused: pausesWhenUnfocused)
-                        }
-                    }
-                    if isCancelled() { return .failure(error, failureCount: failures) }
-                }
+        var machine = machine
+        var next = next
+        var failed = failed
+        while true {
+            switch next {
+            case .attempt:
                 do {
                     return .success(try await attempt())
                 } catch {
                     failed = error
+                    next = machine.handle(
+                        .attemptFailed(error, isTaskCancelled: Task.isCancelled, isRetryCancelled: isCancelled()))
                 }
+            case .backOff(let delay, let failureCount):
+                if let failed { report(.retrying(failureCount: failureCount, error: failed)) }
+                do {
+                    try await backOff(delay, context: context)
+                    next = machine.handle(
+                        .backOffEnded(context.environment.conditions, isRetryCancelled: isCancelled()))
+                } catch {
+                    next = machine.handle(.taskCancelled)
+                }
+            case .pause(let pause):
+                let rules = machine
+                do {
+                    try await wait(report, context: context) { rules.isOver(pause, under: $0) }
+                    next = machine.handle(.pauseEnded(isRetryCancelled: isCancelled()))
+                } catch {
+                    next = machine.handle(.taskCancelled)
+                }
+            case .succeed:
+                preconditionFailure("retry run: a success is returned with its value, not performed")
+            case .fail(let failureCount):
+                return .failure(failed ?? CancellationError(), failureCount: failureCount)
+            case .cancel:
+                return .cancelled
             }
-        } catch {
-            return .cancelled
         }
     }
 
