@@ -76,7 +76,7 @@ package final class MutationCache: Sendable {
 
     package init(context: ClientContext, provider: @escaping @Sendable () -> (any QueryCacheType)?) {
         self.context = context
-        collector = TimerQueue.Key(owner: context.timers.makeOwner(), kind: 0)
+        collector = context.timers.makeKey()
         journal = MutationJournal(context: context, provider: provider)
     }
 

@@ -91,7 +91,8 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         let dataMoved = signature.dataMoved(from: previous.signature)
         var sends = ViewSends(
             box: box, stateChanged: signature.stateCase != previous.signature.stateCase)
-        if !sends.stateChanged, dataMoved || signature.stateCase == 2 {
+        // Two states of one case differ by their values: the data when it moved, the error when it failed.
+        if !sends.stateChanged, dataMoved || signature.stateCase == .failed {
             sends.stateChanged = !last.state.isSame(as: box.state)
         }
         if let value = next.data {

@@ -19,11 +19,16 @@ struct ViewSignature: Equatable, Sendable {
         dataVersion != other.dataVersion || hasData != other.hasData || isPlaceholder != other.isPlaceholder
     }
 
-    /// Which case of `QueryState` the snapshot shows: idle, loading, failed, succeed.
-    var stateCase: Int {
-        if hasData { return 3 }
-        if status == .error, hasError { return 2 }
-        return fetchStatus == .fetching ? 1 : 0
+    /// Which case of `QueryState` the snapshot shows.
+    var stateCase: StateCase {
+        if hasData { return .succeed }
+        if status == .error, hasError { return .failed }
+        return fetchStatus == .fetching ? .loading : .idle
+    }
+
+    /// The cases of `QueryState`, without their values.
+    enum StateCase: Sendable {
+        case idle, loading, failed, succeed
     }
 }
 

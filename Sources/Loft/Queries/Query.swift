@@ -84,7 +84,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         self.keyAdapter = keyAdapter
         self.client = client
         self.fetcher = fetcher
-        pollTimer = TimerQueue.Key(owner: client.context.timers.makeOwner(), kind: 0)
+        pollTimer = client.context.timers.makeKey()
         persistence = client.persistence(for: Response.self, cache: cache, config: cacheConfig, key: key)
         observation = QueryObservation(client: client, options: options, key: key, project: nil)
         observation.setCallbacks(

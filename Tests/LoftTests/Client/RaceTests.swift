@@ -49,8 +49,8 @@ import Testing
         let scheduler = TestScheduler()
         let timers = TimerQueue(scheduler: scheduler)
         let fired = Locked<[String]>([])
-        let owner = timers.makeOwner()
-        func key(_ kind: UInt8) -> TimerQueue.Key { TimerQueue.Key(owner: owner, kind: kind) }
+        let keys = (0...4).map { _ in timers.makeKey() }
+        func key(_ index: Int) -> TimerQueue.Key { keys[index] }
         timers.set(key(1), at: scheduler.now + .seconds(3)) { fired.withLock { $0.append("c") } }
         timers.set(key(2), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("a") } }
         timers.set(key(3), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("b") } }
@@ -67,14 +67,14 @@ import Testing
         let scheduler = TestScheduler()
         let timers = TimerQueue(scheduler: scheduler)
         let fired = Locked(0)
-        let owner = timers.makeOwner()
-        timers.set(TimerQueue.Key(owner: owner, kind: 1), at: scheduler.now + .seconds(1)) {
-            timers.set(TimerQueue.Key(owner: owner, kind: 2), at: scheduler.now) { fired.withLock { $0 += 1 } }
+        let (first, second, third) = (timers.makeKey(), timers.makeKey(), timers.makeKey())
+        timers.set(first, at: scheduler.now + .seconds(1)) {
+            timers.set(second, at: scheduler.now) { fired.withLock { $0 += 1 } }
         }
         scheduler.advance(by: .seconds(1))
         #expect(fired.withLock { $0 } == 1)
-        timers.set(TimerQueue.Key(owner: owner, kind: 3), at: scheduler.now + .seconds(1)) {}
-        timers.cancel(TimerQueue.Key(owner: owner, kind: 3))
+        timers.set(third, at: scheduler.now + .seconds(1)) {}
+        timers.cancel(third)
         #expect(scheduler.pendingCount == 0)
     }
 }

@@ -161,7 +161,7 @@ package final class Retryer: Sendable {
     private static func backOff(_ delay: Duration, context: ClientContext) async throws {
         let timers = context.timers
         // A key of its own per back-off (most runs never back off, and make none).
-        let timer = TimerQueue.Key(owner: timers.makeOwner(), kind: 0)
+        let timer = timers.makeKey()
         let deadline = context.now + delay
         try await context.tracker.suspend { resume in
             timers.set(timer, at: deadline, resume)

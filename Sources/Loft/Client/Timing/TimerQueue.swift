@@ -16,17 +16,11 @@
 ///   up).
 /// - Due timers fire in deadline order, first set first among equal deadlines, with no lock held; a timer
 ///   set while firing, and due already, fires in the same turn.
-/// - A timer is named by its owner and kind: setting it again moves it.
+/// - A timer is named by its key: setting it again moves it.
 package final class TimerQueue: Sendable {
-    /// Names one timer: its owner (from `makeOwner()`) and what it is for.
+    /// Names one timer (from `makeKey()`): setting it again moves it.
     package struct Key: Hashable, Sendable {
-        package let owner: UInt64
-        package let kind: UInt8
-
-        package init(owner: UInt64, kind: UInt8) {
-            self.owner = owner
-            self.kind = kind
-        }
+        let id: UInt64
     }
 
     /// What a deadline wakes.
@@ -60,7 +54,7 @@ package final class TimerQueue: Sendable {
         /// Alarms in the heap.
         var alarms = 0
         var nextSequence: UInt64 = 0
-        var nextOwner: UInt64 = 0
+        var nextKey: UInt64 = 0
         /// The deadline the scheduler will wake us at, its generation, and its token once scheduled.
         var wake: (instant: SchedulerInstant, generation: UInt64, token: (any Cancellable)?)?
         var wakeGeneration: UInt64 = 0
@@ -84,11 +78,11 @@ package final class TimerQueue: Sendable {
         state.withLock { $0.wake?.token }?.cancel()
     }
 
-    /// A new owner id, for the keys of one object's timers.
-    package func makeOwner() -> UInt64 {
+    /// A new timer's key, unlike every other.
+    package func makeKey() -> Key {
         state.withLock { state in
-            state.nextOwner += 1
-            return state.nextOwner
+            state.nextKey += 1
+            return Key(id: state.nextKey)
         }
     }
 
