@@ -70,7 +70,7 @@ public final class Queries<Combined: Sendable>: Sendable {
 
     /// `combine` of the current states, computed once per change.
     public var combined: Combined {
-        let combined = view.observer.value.read { unsafeDowncast($0, to: SnapshotBox<Combined>.self).snapshot.data }
+        let combined = view.observer.value.read { $0.unwrap(as: SnapshotBox<Combined>.self).snapshot.data }
         // The view has made its first result before `init` returned; this is never nil.
         return combined ?? combine(makeResults(locked.withLock { $0.members }))
     }

@@ -87,15 +87,18 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// What a successful call shows: the state's box and the value's box, made from its response.
     @usableFromInline
-    typealias SuccessBoxes = @Sendable (any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)?
+    typealias SuccessBoxes = @Sendable (any Sendable) -> (box: ErasedObject, value: ErasedObject)?
 
     /// The boxes of a successful call. The public initialisers are inlinable and hand this function over from
     /// the module that makes the mutation, where it is compiled for `Response`: made in Loft's generic code,
     /// the boxes cost more than the rest of a call's publication (docs/Performance.md, row (o)).
     @inlinable
-    static func successBoxes(_ response: any Sendable) -> (box: AnyObject & Sendable, value: AnyObject & Sendable)? {
+    static func successBoxes(_ response: any Sendable) -> (box: ErasedObject, value: ErasedObject)? {
         guard let response = response as? Response else { return nil }
-        return (SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response)), ValueBox(response))
+        return (
+            ErasedObject(SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response))),
+            ErasedObject(ValueBox(response))
+        )
     }
 
     @usableFromInline
@@ -111,7 +114,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         owner = client.mutationCache.newOwner()
         idle = SnapshotBox(key: mutationSnapshotKey, showing: .idle)
         loading = SnapshotBox(key: mutationSnapshotKey, showing: .loading)
-        calls = Locked(MutationCalls(published: MutationCalls.Shown(.idle, box: idle)))
+        calls = Locked(MutationCalls(published: MutationCalls.Shown(.idle, box: ErasedObject(idle))))
         channel = ViewChannel(idle, client: client)
         observer = ViewObserver(showing: idle)
         observer.follow(channel)
@@ -199,25 +202,27 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     /// What the latest call shows now (without its type: `MutationCalls` is not generic, so that taking its
     /// lock looks no type up).
     private func shown() -> MutationCalls.Shown {
-        guard let shown = calls.withLock({ $0.latest })?.shown else { return MutationCalls.Shown(.idle, box: idle) }
+        guard let shown = calls.withLock({ $0.latest })?.shown else {
+            return MutationCalls.Shown(.idle, box: ErasedObject(idle))
+        }
         switch shown.status {
         case .idle, .pending:
-            guard shown.failureCount > 0 else { return MutationCalls.Shown(.loading, box: loading) }
+            guard shown.failureCount > 0 else { return MutationCalls.Shown(.loading, box: ErasedObject(loading)) }
             let snapshot = QuerySnapshot<Response>(
                 key: mutationSnapshotKey, data: nil, error: nil, status: .pending, fetchStatus: .fetching,
                 dataUpdatedAt: nil, isStale: false, isPlaceholderData: false, failureCount: shown.failureCount)
-            return MutationCalls.Shown(.loading, box: SnapshotBox(snapshot))
+            return MutationCalls.Shown(.loading, box: ErasedObject(SnapshotBox(snapshot)))
         case .success:
             // A call's response is the `Response` its fetcher returned.
             guard let response = shown.response, let boxes = succeeded(response) else {
-                return MutationCalls.Shown(.idle, box: idle)
+                return MutationCalls.Shown(.idle, box: ErasedObject(idle))
             }
             return MutationCalls.Shown(.succeeded, box: boxes.box, value: boxes.value)
         case .error:
             let snapshot = QuerySnapshot<Response>(
                 key: mutationSnapshotKey, data: nil, error: shown.error, status: .error, fetchStatus: .idle,
                 dataUpdatedAt: nil, isStale: false, isPlaceholderData: false, failureCount: shown.failureCount)
-            return MutationCalls.Shown(.failed, box: SnapshotBox(snapshot))
+            return MutationCalls.Shown(.failed, box: ErasedObject(SnapshotBox(snapshot)))
         }
     }
 
@@ -242,9 +247,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     /// Whether two boxes show the same state.
-    private static func showSame(_ last: AnyObject & Sendable, _ next: AnyObject & Sendable) -> Bool {
-        guard let last = last as? SnapshotBox<Response>, let next = next as? SnapshotBox<Response> else { return false }
-        return last.state.isSame(as: next.state)
+    private static func showSame(_ last: ErasedObject, _ next: ErasedObject) -> Bool {
+        last.unwrap(as: SnapshotBox<Response>.self).state.isSame(as: next.unwrap(as: SnapshotBox<Response>.self).state)
     }
 
     // MARK: - Calls
@@ -366,10 +370,10 @@ private struct MutationCalls: Sendable {
         enum Kind: Sendable { case idle, loading, failed, succeeded }
 
         let kind: Kind
-        let box: AnyObject & Sendable
-        let value: (AnyObject & Sendable)?
+        let box: ErasedObject
+        let value: ErasedObject?
 
-        init(_ kind: Kind, box: AnyObject & Sendable, value: (AnyObject & Sendable)? = nil) {
+        init(_ kind: Kind, box: ErasedObject, value: ErasedObject? = nil) {
             self.kind = kind
             self.box = box
             self.value = value

@@ -31,7 +31,7 @@ final class DerivedView<Value: Sendable>: Sendable {
     /// A view showing `initial` until `derive(_:)` is called.
     init(showing initial: QuerySnapshot<Value>, client: QueryClient) {
         let box = SnapshotBox(initial)
-        memo = Locked(DerivedMemo(last: box))
+        memo = Locked(DerivedMemo(last: ErasedObject(box)))
         channel = ViewChannel(box, client: client)
         observer = ViewObserver(showing: box)
         observer.follow(channel)
@@ -52,14 +52,14 @@ final class DerivedView<Value: Sendable>: Sendable {
         guard let maker = source.withLock({ $0 }) else { return }
         let box = SnapshotBox(maker.make())
         let memo = memo.withLock { $0 }
-        let last = unsafeDowncast(memo.last, to: SnapshotBox<Value>.self)
+        let last = memo.last.unwrap(as: SnapshotBox<Value>.self)
         let next = box.snapshot
-        var sends = ViewSends(box: box, stateChanged: !last.state.isSame(as: box.state))
+        var sends = ViewSends(box: ErasedObject(box), stateChanged: !last.state.isSame(as: box.state))
         var kept = memo
         if let value = next.data {
-            let lastValue = memo.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }
+            let lastValue = memo.lastValue.map { $0.unwrap(as: ValueBox<Value>.self).value }
             if !memo.holdsValue || !areEqual(lastValue, value) {
-                let valueBox = ValueBox(value)
+                let valueBox = ErasedObject(ValueBox(value))
                 sends.value = valueBox
                 sends.valueChanged = true
                 kept.lastValue = valueBox
@@ -74,7 +74,7 @@ final class DerivedView<Value: Sendable>: Sendable {
         guard sends.stateChanged || sends.valueChanged || ViewChannel<Value>.differ(last.snapshot, next) else {
             return
         }
-        kept.last = box
+        kept.last = ErasedObject(box)
         self.memo.withLock { $0 = kept }
         channel.publish(sends)
     }
@@ -83,9 +83,9 @@ final class DerivedView<Value: Sendable>: Sendable {
 /// What a `DerivedView` remembers between changes; not generic, so that taking its lock looks up no metadata.
 private struct DerivedMemo: Sendable {
     /// The last snapshot's box (a `SnapshotBox<Value>`).
-    var last: AnyObject & Sendable
+    var last: ErasedObject
     /// The last new value published (a `ValueBox<Value>`), and whether the view shows it (false after the data
     /// went).
-    var lastValue: (AnyObject & Sendable)?
+    var lastValue: ErasedObject?
     var holdsValue = false
 }

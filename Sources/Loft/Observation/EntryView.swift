@@ -39,7 +39,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         self.configuration = configuration
         clock = client.scheduler
         let box = SnapshotBox(QuerySnapshot<Value>.empty(key: entry.key))
-        memo = Locked(ViewMemo(last: box))
+        memo = Locked(ViewMemo(last: ErasedObject(box)))
         channel = ViewChannel(box, client: client)
         // The entry holds the view strongly: `close()` (when the last observer leaves) removes it and breaks
         // the cycle. The first update makes the first snapshot.
@@ -76,7 +76,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         let next = makeSnapshot(raw, now: clock.now)
         let signature = next.signature(dataVersion: raw.dataVersion)
         let box = SnapshotBox(next)
-        let erased: AnyObject & Sendable = box
+        let erased = ErasedObject(box)
         let previous = memo.withLock { memo -> ViewPrevious? in
             guard !memo.isClosed, signature != memo.signature else { return nil }
             defer {
@@ -87,18 +87,18 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
                 last: memo.last, signature: memo.signature, lastValue: memo.lastValue, holdsValue: memo.holdsValue)
         }
         guard let previous else { return }
-        let last = unsafeDowncast(previous.last, to: SnapshotBox<Value>.self)
+        let last = previous.last.unwrap(as: SnapshotBox<Value>.self)
         let dataMoved = signature.dataMoved(from: previous.signature)
         var sends = ViewSends(
-            box: box, stateChanged: signature.stateCase != previous.signature.stateCase)
+            box: erased, stateChanged: signature.stateCase != previous.signature.stateCase)
         // Two states of one case differ by their values: the data when it moved, the error when it failed.
         if !sends.stateChanged, dataMoved || signature.stateCase == .failed {
             sends.stateChanged = !last.state.isSame(as: box.state)
         }
         if let value = next.data {
-            let lastValue = previous.lastValue.map { unsafeDowncast($0, to: ValueBox<Value>.self).value }
+            let lastValue = previous.lastValue.map { $0.unwrap(as: ValueBox<Value>.self).value }
             if !previous.holdsValue || (dataMoved && !areEqual(lastValue, value)) {
-                let valueBox = ValueBox(value)
+                let valueBox = ErasedObject(ValueBox(value))
                 sends.value = valueBox
                 sends.valueChanged = true
                 memo.withLock { memo in
@@ -148,9 +148,9 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     private func placeholderData() -> Value? {
         guard let make = configuration.placeholder else { return nil }
         let (made, placeholder) = memo.withLock { ($0.madePlaceholder, $0.placeholder) }
-        if made { return placeholder.map { unsafeDowncast($0, to: ValueBox<Value>.self).value } }
+        if made { return placeholder.map { $0.unwrap(as: ValueBox<Value>.self).value } }
         let value = make()
-        let box: (AnyObject & Sendable)? = value.map { ValueBox($0) }
+        let box = value.map { ErasedObject(ValueBox($0)) }
         memo.withLock { memo in
             memo.placeholder = box
             memo.madePlaceholder = true
@@ -162,10 +162,10 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
     private func selectedData(_ entry: EntrySnapshot) throws -> Value? {
         guard let raw = entry.data else { return nil }
         if let selected = memo.withLock({ $0.selected }), selected.dataVersion == entry.dataVersion {
-            return unsafeDowncast(selected.box, to: ValueBox<Value>.self).value
+            return selected.box.unwrap(as: ValueBox<Value>.self).value
         }
         let value = try configuration.transform(raw, self.entry.key)
-        let box: AnyObject & Sendable = ValueBox(value)
+        let box = ErasedObject(ValueBox(value))
         memo.withLock { $0.selected = (entry.dataVersion, box) }
         return value
     }
@@ -175,17 +175,17 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
 /// held as objects, so that taking the lock looks up no generic metadata.
 private struct ViewMemo: Sendable {
     /// The last snapshot's box (a `SnapshotBox<Value>`) and signature.
-    var last: AnyObject & Sendable
+    var last: ErasedObject
     var signature = ViewSignature()
     /// The data version last selected, and the value selected from it (a `ValueBox<Value>`).
-    var selected: (dataVersion: UInt64, box: AnyObject & Sendable)?
+    var selected: (dataVersion: UInt64, box: ErasedObject)?
     /// The placeholder data (a `ValueBox<Value>`), computed once: what it is made from does not change for
     /// the view's life.
-    var placeholder: (AnyObject & Sendable)?
+    var placeholder: ErasedObject?
     var madePlaceholder = false
     /// The last new value published (a `ValueBox<Value>`), and whether the view shows it (false after the
     /// data went).
-    var lastValue: (AnyObject & Sendable)?
+    var lastValue: ErasedObject?
     var holdsValue = false
     /// The token of the view's place among the entry's listeners.
     var link: Subscription?
@@ -194,8 +194,8 @@ private struct ViewMemo: Sendable {
 
 /// What a change of an `EntryView` found before it: the memo's fields an update compares with, outside the lock.
 private struct ViewPrevious: Sendable {
-    let last: AnyObject & Sendable
+    let last: ErasedObject
     let signature: ViewSignature
-    let lastValue: (AnyObject & Sendable)?
+    let lastValue: ErasedObject?
     let holdsValue: Bool
 }

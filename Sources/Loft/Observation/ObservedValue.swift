@@ -17,13 +17,13 @@ final class ObservedValue: Observable, Sendable {
     struct State: Sendable {
         /// Where the box comes from: at first, a source of its own that holds the initial box.
         @usableFromInline var source: ViewCore
-        @usableFromInline var box: AnyObject & Sendable
+        @usableFromInline var box: ErasedObject
         /// The source's version of `box`; 0 when `box` did not come from the current source.
         @usableFromInline var version: UInt64
         @usableFromInline var isRead = false
         var onFirstRead: (@Sendable () -> Void)?
 
-        init(source: ViewCore, box: AnyObject & Sendable, version: UInt64) {
+        init(source: ViewCore, box: ErasedObject, version: UInt64) {
             self.source = source
             self.box = box
             self.version = version
@@ -32,19 +32,19 @@ final class ObservedValue: Observable, Sendable {
 
     /// Made once: a key path literal costs a runtime call on every use, and a static one a check that it is
     /// made.
-    @usableFromInline let boxPath: any KeyPath<ObservedValue, AnyObject & Sendable> & Sendable = \ObservedValue.box
+    @usableFromInline let boxPath: any KeyPath<ObservedValue, ErasedObject> & Sendable = \ObservedValue.box
 
     @usableFromInline let registrar = ObservationRegistrar()
     @usableFromInline let state: Locked<State>
 
-    init(_ box: AnyObject & Sendable) {
+    init(_ box: ErasedObject) {
         let source = ViewCore(box)
         state = Locked(State(source: source, box: box, version: source.version))
     }
 
     /// The latest box; tells observation tracking that it was read.
     @usableFromInline
-    var box: AnyObject & Sendable {
+    var box: ErasedObject {
         registrar.access(self, keyPath: boxPath)
         return read(markingRead: true)
     }
@@ -52,7 +52,7 @@ final class ObservedValue: Observable, Sendable {
     /// `body` applied to the latest box, inside the lock when the box is current (so the box is neither retained
     /// nor released); tells observation tracking that it was read. `body` must not call out.
     @inlinable
-    func read<Result>(_ body: (AnyObject & Sendable) -> Result) -> Result {
+    func read<Result>(_ body: (ErasedObject) -> Result) -> Result {
         registrar.access(self, keyPath: boxPath)
         let fast = state.withLock { state -> Result? in
             guard state.isRead, state.version == state.source.version else { return nil }
@@ -62,7 +62,7 @@ final class ObservedValue: Observable, Sendable {
     }
 
     /// The latest box, without telling observation tracking (for the owner's own decisions).
-    var currentBox: AnyObject & Sendable {
+    var currentBox: ErasedObject {
         read(markingRead: false)
     }
 
@@ -94,8 +94,8 @@ final class ObservedValue: Observable, Sendable {
     }
 
     @usableFromInline
-    func read(markingRead: Bool) -> AnyObject & Sendable {
-        let fast = state.withLock { state -> (AnyObject & Sendable)? in
+    func read(markingRead: Bool) -> ErasedObject {
+        let fast = state.withLock { state -> ErasedObject? in
             guard state.isRead || !markingRead, state.version == state.source.version else { return nil }
             return state.box
         }
@@ -103,7 +103,7 @@ final class ObservedValue: Observable, Sendable {
     }
 
     /// The first tracked read, or a read after the source moved: refreshes the box from the source.
-    private func slowRead(markingRead: Bool) -> AnyObject & Sendable {
+    private func slowRead(markingRead: Bool) -> ErasedObject {
         let (source, firstRead) = state.withLock { state -> (ViewCore, (@Sendable () -> Void)?) in
             guard markingRead, !state.isRead else { return (state.source, nil) }
             state.isRead = true

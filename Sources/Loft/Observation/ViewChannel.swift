@@ -15,8 +15,9 @@ final class ViewChannel<Value: Sendable>: Sendable {
     private let deliverLater: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
     init(_ box: SnapshotBox<Value>, client: QueryClient) {
-        core = ViewCore(box)
-        publications = DirectSubject(ViewSends(box: box, stateChanged: true))
+        let erased = ErasedObject(box)
+        core = ViewCore(erased)
+        publications = DirectSubject(ViewSends(box: erased, stateChanged: true))
         let scheduler = client.deliveryScheduler
         if scheduler is ImmediateScheduler {
             deliverLater = nil

@@ -5,7 +5,7 @@ import Synchronization
 @usableFromInline
 final class ViewCore: Sendable {
     private struct Current: Sendable {
-        var box: AnyObject & Sendable
+        var box: ErasedObject
         var version: UInt64
     }
 
@@ -14,7 +14,7 @@ final class ViewCore: Sendable {
     /// needs no other read.
     @usableFromInline let latest = Atomic<UInt64>(1)
 
-    init(_ box: AnyObject & Sendable) {
+    init(_ box: ErasedObject) {
         current = Locked(Current(box: box, version: 1))
     }
 
@@ -25,12 +25,12 @@ final class ViewCore: Sendable {
     }
 
     /// The latest box and its version.
-    func read() -> (box: AnyObject & Sendable, version: UInt64) {
+    func read() -> (box: ErasedObject, version: UInt64) {
         current.withLock { ($0.box, $0.version) }
     }
 
     /// Makes `box` the latest.
-    func store(_ box: AnyObject & Sendable) {
+    func store(_ box: ErasedObject) {
         current.withLock { current in
             current.box = box
             current.version += 1

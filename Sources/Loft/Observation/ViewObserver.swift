@@ -30,28 +30,28 @@ final class ViewObserver<Value: Sendable>: Sendable {
 
     /// An observer showing `initial` until it follows a view.
     init(showing initial: SnapshotBox<Value>) {
-        value = ObservedValue(initial)
+        value = ObservedValue(ErasedObject(initial))
         value.onFirstRead { [weak self] in self?.track() }
     }
 
     /// The current snapshot's box, without telling observation tracking.
     var box: SnapshotBox<Value> {
-        unsafeDowncast(value.currentBox, to: SnapshotBox<Value>.self)
+        value.currentBox.unwrap(as: SnapshotBox<Value>.self)
     }
 
     /// The current snapshot's box, telling observation tracking that it was read.
     var trackedBox: SnapshotBox<Value> {
-        unsafeDowncast(value.box, to: SnapshotBox<Value>.self)
+        value.box.unwrap(as: SnapshotBox<Value>.self)
     }
 
     /// The current state, telling observation tracking that it was read (the box is not retained).
     var trackedState: QueryState<Value> {
-        value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).state }
+        value.read { $0.unwrap(as: SnapshotBox<Value>.self).state }
     }
 
     /// The current snapshot, telling observation tracking that it was read.
     var trackedSnapshot: QuerySnapshot<Value> {
-        value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).snapshot }
+        value.read { $0.unwrap(as: SnapshotBox<Value>.self).snapshot }
     }
 
     /// Every change of the snapshot, in order; a new subscriber gets the current one first.

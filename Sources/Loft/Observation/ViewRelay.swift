@@ -70,10 +70,10 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
     /// Subscribes to `channel`; the channel's replay of its latest publication is dropped when it shows the
     /// same as `shown`, the snapshot the observer showed before (nil: always delivered).
     func connect(to channel: ViewChannel<Value>, shown: SnapshotBox<Value>?) {
-        let replayed: (AnyObject & Sendable)?
+        let replayed: ErasedObject?
         switch part {
-        case .snapshots, .states, .changes: replayed = shown
-        case .values: replayed = shown.flatMap { $0.snapshot.data }.map(ValueBox.init)
+        case .snapshots, .states, .changes: replayed = shown.map { ErasedObject($0) }
+        case .values: replayed = shown.flatMap { $0.snapshot.data }.map { ErasedObject(ValueBox($0)) }
         }
         guard link.prepareConnection(replayOf: replayed) else { return }
         channel.publications.subscribe(self)
@@ -113,16 +113,16 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
         switch part {
         case .snapshots:
             guard link.isPlain else { return deliverChecked(sends.box) }
-            receiveSnapshot(unsafeDowncast(sends.box, to: SnapshotBox<Value>.self).snapshot)
+            receiveSnapshot(sends.box.unwrap(as: SnapshotBox<Value>.self).snapshot)
         case .states:
             guard isReplay || sends.stateChanged else { return }
             guard link.isPlain else { return deliverChecked(sends.box) }
-            receiveState(unsafeDowncast(sends.box, to: SnapshotBox<Value>.self).state)
+            receiveState(sends.box.unwrap(as: SnapshotBox<Value>.self).state)
         case .values:
             // Read without binding it: a bound optional is retained for the delivery.
             guard isReplay || sends.valueChanged, sends.value != nil else { return }
             guard link.isPlain else { return deliverChecked(sends.value.unsafelyUnwrapped) }
-            receiveValue(unsafeDowncast(sends.value.unsafelyUnwrapped, to: ValueBox<Value>.self).value)
+            receiveValue(sends.value.unsafelyUnwrapped.unwrap(as: ValueBox<Value>.self).value)
         case .changes:
             guard !isReplay, !link.isClosed else { return }
             registrar?.notifyChange()
@@ -132,18 +132,18 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
     /// Delivers `input` (a `SnapshotBox`, or a `ValueBox` for `.values`) unless the relay is closed, or it is
     /// the first after a move and shows what the observer showed before it.
     @inline(never)
-    private func deliverChecked(_ input: AnyObject & Sendable) {
+    private func deliverChecked(_ input: ErasedObject) {
         switch part {
         case .snapshots:
-            let box = unsafeDowncast(input, to: SnapshotBox<Value>.self)
+            let box = input.unwrap(as: SnapshotBox<Value>.self)
             if admits(box, isSame: { !ViewChannel<Value>.differ($0.snapshot, $1.snapshot) }) {
                 receiveSnapshot(box.snapshot)
             }
         case .states:
-            let box = unsafeDowncast(input, to: SnapshotBox<Value>.self)
+            let box = input.unwrap(as: SnapshotBox<Value>.self)
             if admits(box, isSame: { $0.state.isSame(as: $1.state) }) { receiveState(box.state) }
         case .values:
-            let box = unsafeDowncast(input, to: ValueBox<Value>.self)
+            let box = input.unwrap(as: ValueBox<Value>.self)
             if admits(box, isSame: { areEqual($0.value, $1.value) }) { receiveValue(box.value) }
         case .changes:
             break
@@ -154,7 +154,7 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
     /// `box` compared by `isSame`.
     @inline(__always)
     private func admits<Box: AnyObject & Sendable>(_ box: Box, isSame: (Box, Box) -> Bool) -> Bool {
-        link.admits(box, isSameAsShown: { isSame(unsafeDowncast($0, to: Box.self), box) })
+        link.admits(ErasedObject(box), isSameAsShown: { isSame($0.unwrap(as: Box.self), box) })
     }
 }
 
@@ -168,7 +168,7 @@ struct RelayLink: ~Copyable, Sendable {
     private let upstream = Locked<Subscription?>(nil)
     /// What the observer showed before it moved (a box of the relay's part): the replay of the new channel is
     /// compared with it.
-    private let shown = Locked<(AnyObject & Sendable)?>(nil)
+    private let shown = Locked<ErasedObject?>(nil)
     private let flags = Atomic<UInt8>(0)
 
     /// Keeps the token of the channel now connected; cancels it at once when the relay is closed.
@@ -183,7 +183,7 @@ struct RelayLink: ~Copyable, Sendable {
 
     /// Prepares a connection to a new channel, whose replay is compared with `shown`; false when the relay is
     /// closed and must not connect.
-    func prepareConnection(replayOf shown: (AnyObject & Sendable)?) -> Bool {
+    func prepareConnection(replayOf shown: ErasedObject?) -> Bool {
         guard !isClosed else { return false }
         guard let shown else { return true }
         self.shown.withLock { $0 = shown }
@@ -199,12 +199,12 @@ struct RelayLink: ~Copyable, Sendable {
 
     /// Whether `input` must be delivered: true but for the replay of what was already shown (`isSameAsShown`
     /// tells, given what was shown), and nothing once the relay is closed.
-    func admits(_ input: AnyObject & Sendable, isSameAsShown: (AnyObject & Sendable) -> Bool) -> Bool {
+    func admits(_ input: ErasedObject, isSameAsShown: (ErasedObject) -> Bool) -> Bool {
         let current = flags.load(ordering: .acquiring)
         guard current != 0 else { return true }
         guard current & Self.closedBit == 0 else { return false }
         flags.bitwiseAnd(~Self.checksNextBit, ordering: .releasing)
-        let shown = shown.withLock { shown -> (AnyObject & Sendable)? in
+        let shown = shown.withLock { shown -> ErasedObject? in
             defer { shown = nil }
             return shown
         }

@@ -4,15 +4,15 @@
 /// channel's subject keeps it as its current value without allocating.
 struct ViewSends: Sendable {
     /// A `SnapshotBox<Value>` of the channel's `Value`.
-    let box: AnyObject & Sendable
+    let box: ErasedObject
     /// The value now: a `ValueBox<Value>`, or nil when there is none (no data yet, or the data went).
-    var value: (AnyObject & Sendable)?
+    var value: ErasedObject?
     var stateChanged: Bool
     /// Whether `value` is new: another value, or the data went.
     var valueChanged: Bool
 
     init(
-        box: AnyObject & Sendable, stateChanged: Bool, value: (AnyObject & Sendable)? = nil, valueChanged: Bool = false
+        box: ErasedObject, stateChanged: Bool, value: ErasedObject? = nil, valueChanged: Bool = false
     ) {
         self.box = box
         self.value = value

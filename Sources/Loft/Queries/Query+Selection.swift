@@ -42,13 +42,13 @@ extension Query {
         /// What to show: idle, loading, failed, or the selected value.
         @inlinable
         public var state: QueryState<Value> {
-            observation.value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).state }
+            observation.value.read { $0.unwrap(as: SnapshotBox<Value>.self).state }
         }
 
         /// The full picture of the key, with the selected value.
         @inlinable
         public var snapshot: QuerySnapshot<Value> {
-            observation.value.read { unsafeDowncast($0, to: SnapshotBox<Value>.self).snapshot }
+            observation.value.read { $0.unwrap(as: SnapshotBox<Value>.self).snapshot }
         }
 
         /// Every change of `state`, starting with the current one.

@@ -171,13 +171,13 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// What to show: idle, loading (nothing to show yet), failed (nothing to show), or the value.
     @inlinable
     public var state: QueryState<Response> {
-        observation.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).state }
+        observation.value.read { $0.unwrap(as: SnapshotBox<Response>.self).state }
     }
 
     /// The full picture: data, error, status, fetch status, times, staleness (computed now), failure count.
     @inlinable
     public var snapshot: QuerySnapshot<Response> {
-        observation.value.read { unsafeDowncast($0, to: SnapshotBox<Response>.self).snapshot }
+        observation.value.read { $0.unwrap(as: SnapshotBox<Response>.self).snapshot }
     }
 
     /// The key of the current request (the base key before the first request).

@@ -225,7 +225,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             EntryView<Value>(entry: entry, configuration: configuration, client: client)
         }
         // The identity names the type, so the view shared under it is an `EntryView<Value>`.
-        return (unsafeDowncast(view as AnyObject, to: EntryView<Value>.self), identity)
+        return (ErasedObject.cast(view, to: EntryView<Value>.self), identity)
     }
 
     private func release(_ view: EntryView<Value>, _ identity: ViewIdentity?, of entry: QueryCacheEntry) {

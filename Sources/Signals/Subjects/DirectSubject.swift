@@ -46,7 +46,7 @@ package final class DirectSubject<Receiver: DirectReceiver>: Sendable {
     package var receivers: [Receiver] {
         registry.state.withLock { $0.subscribers.snapshot }.compactMap { conduit in
             guard let conduit, conduit.isActive else { return nil }
-            return unsafeDowncast(conduit.box, to: Receiver.self)
+            return ErasedObject.cast(conduit.box, to: Receiver.self)
         }
     }
 
@@ -54,7 +54,7 @@ package final class DirectSubject<Receiver: DirectReceiver>: Sendable {
     static func deliver(_ value: Receiver.Input, to snapshot: [SubjectConduit?]) {
         for conduit in snapshot {
             guard let conduit, conduit.isActive else { continue }
-            unsafeDowncast(conduit.box, to: Receiver.self).receive(value)
+            ErasedObject.cast(conduit.box, to: Receiver.self).receive(value)
         }
     }
 }

@@ -102,7 +102,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
     static func deliver(_ value: Output, to snapshot: [SubjectConduit?]) {
         for conduit in snapshot {
             guard let conduit, conduit.isActive else { continue }
-            unsafeDowncast(conduit.box, to: Box.self).receive(value)
+            ErasedObject.cast(conduit.box, to: Box.self).receive(value)
         }
     }
 
@@ -110,7 +110,7 @@ package final class SubjectCore<Output: Sendable, Failure: Error>: Sendable {
     static func deliver(_ completion: Completion<Failure>, to snapshot: [SubjectConduit?]) {
         for conduit in snapshot {
             guard let conduit, conduit.deactivate() else { continue }
-            unsafeDowncast(conduit.box, to: Box.self).subscriber.receive(completion: completion)
+            ErasedObject.cast(conduit.box, to: Box.self).subscriber.receive(completion: completion)
         }
     }
 }

@@ -109,3 +109,36 @@ import Testing
         #expect(list.remove(id: 2) == 2)
     }
 }
+
+@Suite struct ErasedObjectTests {
+    final class Kept: Sendable {
+        let value: Int
+
+        init(_ value: Int) {
+            self.value = value
+        }
+    }
+
+    final class Other: Sendable {}
+
+    @Test("an object kept without its type reads back as its type; === compares the objects")
+    func readsBack() {
+        let kept = Kept(7)
+        let erased = ErasedObject(kept)
+        #expect(erased.unwrap(as: Kept.self) === kept)
+        #expect(erased.unwrap(as: Kept.self).value == 7)
+        #expect(erased === ErasedObject(kept))
+        #expect(erased !== ErasedObject(Kept(7)))
+    }
+
+    #if DEBUG
+        @Test("a debug build stops a read as another type, naming both types")
+        func wrongTypeStops() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = ErasedObject(Kept(1)).unwrap(as: Other.self)
+            }
+            let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(message.contains("Kept") && message.contains("Other"), "the failure names both types: \(message)")
+        }
+    #endif
+}
