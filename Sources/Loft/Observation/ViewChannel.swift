@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a view publishes, whatever makes its snapshots (a cache entry's `EntryView`, or a `DerivedView` that an
 /// owner feeds): the latest snapshot box for reads, and the one subject its observers' relays listen to.
 ///
@@ -48,5 +50,117 @@ final class ViewChannel<Value: Sendable>: Sendable {
             || old.failureCount != next.failureCount || old.dataUpdatedAt != next.dataUpdatedAt
             || old.isStale != next.isStale || (old.error == nil) != (next.error == nil)
             || old.isRestored != next.isRestored
+    }
+}
+
+// MARK: - The latest box, for reads
+
+/// The untyped half of an `EntryView`: its latest snapshot box and the version of it, readable without generic
+/// code, so that the read path of every observer is the same non-generic code.
+@usableFromInline
+final class ViewCore: Sendable {
+    private struct Current: Sendable {
+        var box: ErasedObject
+        var version: UInt64
+    }
+
+    private let current: Locked<Current>
+    /// The version of the latest box, readable with no lock: an observer whose cached box has this version
+    /// needs no other read.
+    @usableFromInline let latest = Atomic<UInt64>(1)
+
+    init(_ box: ErasedObject) {
+        current = Locked(Current(box: box, version: 1))
+    }
+
+    /// The version of the latest box.
+    @inlinable
+    var version: UInt64 {
+        latest.load(ordering: .acquiring)
+    }
+
+    /// The latest box and its version.
+    func read() -> (box: ErasedObject, version: UInt64) {
+        current.withLock { ($0.box, $0.version) }
+    }
+
+    /// Makes `box` the latest.
+    func store(_ box: ErasedObject) {
+        current.withLock { current in
+            current.box = box
+            current.version += 1
+            latest.store(current.version, ordering: .releasing)
+        }
+    }
+}
+
+// MARK: - What a publication sends
+
+/// One publication of a `ViewChannel`, as every relay of the channel receives it: the snapshot's box, whether
+/// its state changed, whether the value changed, and the value now. Not generic (the boxes are kept as objects
+/// of the channel's types), so that making, passing and storing it looks no type up; three words, so that the
+/// channel's subject keeps it as its current value without allocating.
+struct ViewSends: Sendable {
+    /// A `SnapshotBox<Value>` of the channel's `Value`.
+    let box: ErasedObject
+    /// The value now: a `ValueBox<Value>`, or nil when there is none (no data yet, or the data went).
+    var value: ErasedObject?
+    var stateChanged: Bool
+    /// Whether `value` is new: another value, or the data went.
+    var valueChanged: Bool
+
+    init(
+        box: ErasedObject, stateChanged: Bool, value: ErasedObject? = nil, valueChanged: Bool = false
+    ) {
+        self.box = box
+        self.value = value
+        self.stateChanged = stateChanged
+        self.valueChanged = valueChanged
+    }
+}
+
+// MARK: - What an observer can tell apart
+
+/// What an observer can tell apart in a view's snapshot, in fields that need no generic code to compare: most
+/// changes (a fetch starting or ending, data turning stale) are found different or equal here alone, and the
+/// typed values are compared only when the data itself moved.
+struct ViewSignature: Equatable, Sendable {
+    /// The entry's data version; 0 for placeholder data.
+    var dataVersion: UInt64 = 0
+    var hasData = false
+    var isPlaceholder = false
+    var status = QueryStatus.pending
+    var fetchStatus = FetchStatus.idle
+    var failureCount = 0
+    var dataUpdatedAt: SchedulerInstant?
+    var isStale = true
+    var hasError = false
+    var isRestored = false
+
+    /// Whether the data shown may differ (the typed values then decide).
+    func dataMoved(from other: ViewSignature) -> Bool {
+        dataVersion != other.dataVersion || hasData != other.hasData || isPlaceholder != other.isPlaceholder
+    }
+
+    /// Which case of `QueryState` the snapshot shows.
+    var stateCase: StateCase {
+        if hasData { return .succeed }
+        if status == .error, hasError { return .failed }
+        return fetchStatus == .fetching ? .loading : .idle
+    }
+
+    /// The cases of `QueryState`, without their values.
+    enum StateCase: Sendable {
+        case idle, loading, failed, succeed
+    }
+}
+
+extension QuerySnapshot {
+    /// This snapshot's signature; `dataVersion` is the entry's version of the data it shows.
+    func signature(dataVersion: UInt64) -> ViewSignature {
+        ViewSignature(
+            dataVersion: isPlaceholderData ? 0 : dataVersion, hasData: data != nil, isPlaceholder: isPlaceholderData,
+            status: status, fetchStatus: fetchStatus, failureCount: failureCount, dataUpdatedAt: dataUpdatedAt,
+            isStale: isStale, hasError: error != nil, isRestored: isRestored)
     }
 }
