@@ -56,21 +56,8 @@ final class DerivedView<Value: Sendable>: Sendable {
         let next = box.snapshot
         var sends = ViewSends(box: ErasedObject(box), stateChanged: !last.state.isSame(as: box.state))
         var kept = memo
-        if let value = next.data {
-            let lastValue = memo.lastValue.map { $0.unwrap(as: ValueBox<Value>.self).value }
-            if !memo.holdsValue || !areEqual(lastValue, value) {
-                let valueBox = ErasedObject(ValueBox(value))
-                sends.value = valueBox
-                sends.valueChanged = true
-                kept.lastValue = valueBox
-                kept.holdsValue = true
-            } else {
-                sends.value = memo.lastValue
-            }
-        } else if memo.holdsValue {
-            sends.valueChanged = true
-            kept.holdsValue = false
-        }
+        // Derived data has no version to tell it moved: the values decide.
+        _ = kept.shownValue.publish(next.data, mayDiffer: true, into: &sends)
         guard sends.stateChanged || sends.valueChanged || ViewChannel<Value>.differ(last.snapshot, next) else {
             return
         }
@@ -84,8 +71,6 @@ final class DerivedView<Value: Sendable>: Sendable {
 private struct DerivedMemo: Sendable {
     /// The last snapshot's box (a `SnapshotBox<Value>`).
     var last: ErasedObject
-    /// The last new value published (a `ValueBox<Value>`), and whether the view shows it (false after the data
-    /// went).
-    var lastValue: ErasedObject?
-    var holdsValue = false
+    /// The last new value published, and whether the view shows it.
+    var shownValue = ShownValue()
 }

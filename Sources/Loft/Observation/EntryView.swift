@@ -86,7 +86,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
                 memo.signature = signature
             }
             return ViewPrevious(
-                last: memo.last, signature: memo.signature, lastValue: memo.lastValue, holdsValue: memo.holdsValue)
+                last: memo.last, signature: memo.signature, shownValue: memo.shownValue)
         }
         guard let previous else { return }
         let last = previous.last.unwrap(as: SnapshotBox<Value>.self)
@@ -97,22 +97,9 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         if !sends.stateChanged, dataMoved || signature.stateCase == .failed {
             sends.stateChanged = !last.state.isSame(as: box.state)
         }
-        if let value = next.data {
-            let lastValue = previous.lastValue.map { $0.unwrap(as: ValueBox<Value>.self).value }
-            if !previous.holdsValue || (dataMoved && !areEqual(lastValue, value)) {
-                let valueBox = ErasedObject(ValueBox(value))
-                sends.value = valueBox
-                sends.valueChanged = true
-                memo.withLock { memo in
-                    memo.lastValue = valueBox
-                    memo.holdsValue = true
-                }
-            } else {
-                sends.value = previous.lastValue
-            }
-        } else if previous.holdsValue {
-            sends.valueChanged = true
-            memo.withLock { $0.holdsValue = false }
+        var shownValue = previous.shownValue
+        if shownValue.publish(next.data, mayDiffer: dataMoved, into: &sends) {
+            memo.withLock { $0.shownValue = shownValue }
         }
         channel.publish(sends)
     }
@@ -185,10 +172,8 @@ private struct ViewMemo: Sendable {
     /// the view's life.
     var placeholder: ErasedObject?
     var madePlaceholder = false
-    /// The last new value published (a `ValueBox<Value>`), and whether the view shows it (false after the
-    /// data went).
-    var lastValue: ErasedObject?
-    var holdsValue = false
+    /// The last new value published, and whether the view shows it.
+    var shownValue = ShownValue()
     /// The token of the view's place among the entry's listeners.
     var link: Subscription?
     var isClosed = false
@@ -198,8 +183,7 @@ private struct ViewMemo: Sendable {
 private struct ViewPrevious: Sendable {
     let last: ErasedObject
     let signature: ViewSignature
-    let lastValue: ErasedObject?
-    let holdsValue: Bool
+    let shownValue: ShownValue
 }
 
 // MARK: - Sharing a view: its identity

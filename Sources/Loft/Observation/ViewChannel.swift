@@ -119,6 +119,38 @@ struct ViewSends: Sendable {
     }
 }
 
+/// The value a view published last, and whether it still shows it: what decides the value part of its next
+/// publication, for every view (`ShownValue.publish(_:mayDiffer:into:)`). Not generic, as `ViewSends` is not.
+struct ShownValue: Sendable {
+    /// The last new value published (a `ValueBox<Value>` of the view's `Value`).
+    var box: ErasedObject?
+    /// Whether the view shows it (false before any value, and after the data went).
+    var isShown = false
+
+    /// Sets the value part of `sends` for the data `next`: a new value box when there was none shown, or when
+    /// the data may differ (`mayDiffer`) and is not equal to the last value; the box shown when it is the same;
+    /// a change with no value when the data went. Returns whether what is shown changed.
+    mutating func publish<Value: Sendable>(_ next: Value?, mayDiffer: Bool, into sends: inout ViewSends) -> Bool {
+        guard let value = next else {
+            guard isShown else { return false }
+            sends.valueChanged = true
+            isShown = false
+            return true
+        }
+        let last = box.map { $0.unwrap(as: ValueBox<Value>.self).value }
+        guard !isShown || (mayDiffer && !areEqual(last, value)) else {
+            sends.value = box
+            return false
+        }
+        let fresh = ErasedObject(ValueBox(value))
+        sends.value = fresh
+        sends.valueChanged = true
+        box = fresh
+        isShown = true
+        return true
+    }
+}
+
 // MARK: - What an observer can tell apart
 
 /// What an observer can tell apart in a view's snapshot, in fields that need no generic code to compare: most
