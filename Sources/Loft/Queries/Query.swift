@@ -275,9 +275,13 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// `refetchOnAppear`; a restored value under `.useAndThenFetch`; never while disabled).
     private func appear(_ request: Request) {
         let context = attach(to: key(for: request))
-        let intent = FetchIntent.appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
-        start(request, reason: .appear, intent: intent, on: context)
+        start(request, reason: .appear, intent: Self.appearing(context), on: context)
         startPolling()
+    }
+
+    /// What a query appearing on `context`'s entry asks of it.
+    private static func appearing(_ context: ObserverFetchContext) -> FetchIntent {
+        .appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
     }
 
     /// The entry asks for a refetch (invalidation, bulk refetch, focus, reconnect): an invalidation replaces a
@@ -327,10 +331,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 
     /// `fetch(_:reason:intent:)`, returning what the entry answered for a caller who awaits it.
     package func fetchStarted(_ request: Request, reason: FetchReason, intent: FetchIntent) -> StartedFetch<Response> {
-        let context = attach(to: key(for: request))
-        let outcome = context.entry.start(
-            fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
-        return StartedFetch(outcome, key: context.entry.key)
+        started(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
     }
 
     /// Makes `request` the current one and fetches it as a query appearing with it does (a fresh cached value
@@ -338,11 +339,9 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     package func appearStarted(_ request: Request) -> StartedFetch<Response> {
         locked.withLock { $0.request = request }
         let context = attach(to: key(for: request))
-        let intent = FetchIntent.appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
-        let outcome = context.entry.start(
-            fetchRequest(request, reason: .appear, context.resolved), intent, observer: context.observerID)
+        let fetch = started(request, reason: .appear, intent: Self.appearing(context), on: context)
         startPolling()
-        return StartedFetch(outcome, key: context.entry.key)
+        return fetch
     }
 
     /// The fetch in flight of the current key, for a caller who awaits it (with none: the data it holds).
@@ -355,6 +354,16 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     private func start(_ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext) {
         context.entry.request(
             fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
+    }
+
+    /// `start(_:reason:intent:on:)` for a caller who awaits the answer: the same request, with an outcome the
+    /// entry answers (a call that nobody awaits makes none).
+    private func started(
+        _ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext
+    ) -> StartedFetch<Response> {
+        let outcome = context.entry.start(
+            fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
+        return StartedFetch(outcome, key: context.entry.key)
     }
 
     private func fetchRequest(

@@ -6,6 +6,14 @@ import Testing
 /// Point 3 of the day-one API: a consumer without a `staleTime` of its own judges freshness as the key does,
 /// so observing never makes fresh data stale.
 @Suite struct ConsumerFreshnessTests {
+    /// A query of "count" fresh for 30 s, fetching at once.
+    private func countQuery(_ harness: TestQueryClient) -> Query<Void, Int> {
+        Query<Void, Int>(
+            key: "count", behavior: .startImmediately(()), options: QueryOptions(staleTime: .seconds(30)),
+            client: harness.client
+        ) { 3 }
+    }
+
     private func freshness(_ harness: TestQueryClient) -> String {
         CacheInspector(client: harness.client).render()
     }
@@ -34,10 +42,7 @@ import Testing
     func consumerBeforeQuery() async {
         let harness = TestQueryClient()
         let consumer = Query<Void, Int>.Consumer(key: "count", client: harness.client)
-        let query = Query<Void, Int>(
-            key: "count", behavior: .startImmediately(()), options: QueryOptions(staleTime: .seconds(30)),
-            client: harness.client
-        ) { 3 }
+        let query = countQuery(harness)
         await harness.client.waitUntilIdle()
         #expect(consumer.state.value == 3)
         #expect(!consumer.snapshot.isStale)
@@ -47,10 +52,7 @@ import Testing
     @Test("a consumer given a staleTime judges by its own, and then the key is stale for the inspector")
     func consumerWithItsOwnStaleTime() async {
         let harness = TestQueryClient()
-        let query = Query<Void, Int>(
-            key: "count", behavior: .startImmediately(()), options: QueryOptions(staleTime: .seconds(30)),
-            client: harness.client
-        ) { 3 }
+        let query = countQuery(harness)
         await harness.client.waitUntilIdle()
         let eager = Consumer<Int>(key: "count", options: QueryOptions(staleTime: .zero), client: harness.client)
         let relaxed = Consumer<Int>(key: "count", client: harness.client)

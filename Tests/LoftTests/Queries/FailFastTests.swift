@@ -30,13 +30,17 @@ import Testing
         #expect(fetcher.callCount == 5, "one call of fetchQuery, then four attempts of value()")
     }
 
-    @Test("a command-line tool fails fast: retry .never in the client's defaults makes value() throw at once")
-    func failFast() async throws {
-        let harness = TestQueryClient(defaults: QueryDefaults(retry: .never))
+    /// A query of a missing resource (404) on `harness`: its `value()` throws after exactly one call.
+    private func expectOneCallForNotFound(_ harness: TestQueryClient) async {
         let fetcher = ScriptedFetcher<Void, Int>(.fail(HTTPError(httpStatusCode: 404)))
         let query = Query(key: "missing", client: harness.client, fetcher: fetcher.fetch)
         await #expect(throws: HTTPError.self) { try await query.value() }
         #expect(fetcher.callCount == 1)
+    }
+
+    @Test("a command-line tool fails fast: retry .never in the client's defaults makes value() throw at once")
+    func failFast() async throws {
+        await expectOneCallForNotFound(TestQueryClient(defaults: QueryDefaults(retry: .never)))
     }
 
     @Test(
@@ -44,10 +48,7 @@ import Testing
         .timeLimit(.minutes(1)))
     func skippingClientErrors() async throws {
         let harness = TestQueryClient(defaults: QueryDefaults(retry: .skippingClientErrors))
-        let notFound = ScriptedFetcher<Void, Int>(.fail(HTTPError(httpStatusCode: 404)))
-        let query = Query(key: "missing", client: harness.client, fetcher: notFound.fetch)
-        await #expect(throws: HTTPError.self) { try await query.value() }
-        #expect(notFound.callCount == 1)
+        await expectOneCallForNotFound(harness)
         let offline = ScriptedFetcher<Void, Int>(.fail(HTTPError(httpStatusCode: nil)), .answer(1))
         let retried = Query(key: "flaky", client: harness.client, fetcher: offline.fetch)
         let value = Task { try await retried.value() }

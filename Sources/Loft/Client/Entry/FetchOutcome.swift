@@ -16,11 +16,6 @@ final class FetchOutcome: Sendable {
 
     private let state = Locked(State())
 
-    /// An outcome already known (a call that needed no fetch).
-    init(_ result: Result<any Sendable, any Error>? = nil) {
-        state.withLock { $0.result = result }
-    }
-
     /// Records the answer and wakes every task waiting for it.
     func resolve(_ result: Result<any Sendable, any Error>) {
         let waiting = state.withLock { state -> [CheckedContinuation<Result<any Sendable, any Error>, Never>] in

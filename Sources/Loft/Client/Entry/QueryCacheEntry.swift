@@ -254,10 +254,7 @@ package final class QueryCacheEntry: Sendable {
     /// Sends the event a new waiter makes, with an outcome registered as its answer.
     private func outcome(_ event: (EntryWaiter) -> EntryEvent) -> FetchOutcome {
         let outcome = FetchOutcome()
-        let waiter = storage.withLock { storage in
-            storage.nextID += 1
-            return EntryWaiter(id: storage.nextID)
-        }
+        let waiter = makeWaiter()
         _ = send(
             event(waiter), at: context.now, conditions: context.environment.conditions,
             registering: (waiter, .outcome(outcome)))
@@ -284,10 +281,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// Sends the event a new waiter makes, and waits until the machine resumes it; a cancelled caller leaves.
     private func wait(_ event: (EntryWaiter) -> EntryEvent) async throws -> any Sendable {
-        let waiter = storage.withLock { storage in
-            storage.nextID += 1
-            return EntryWaiter(id: storage.nextID)
-        }
+        let waiter = makeWaiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 _ = send(
@@ -296,6 +290,14 @@ package final class QueryCacheEntry: Sendable {
             }
         } onCancel: {
             send(.waiterLeft(waiter))
+        }
+    }
+
+    /// A waiter the machine has not seen yet.
+    private func makeWaiter() -> EntryWaiter {
+        storage.withLock { storage in
+            storage.nextID += 1
+            return EntryWaiter(id: storage.nextID)
         }
     }
 

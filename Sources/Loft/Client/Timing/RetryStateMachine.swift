@@ -11,6 +11,8 @@
 ///   or the run fails because its retries were cancelled (the last observer left);
 /// - that a cancelled task ends the run as cancelled, and that an ended run takes no event.
 ///
+/// A successful attempt needs no decision: the retryer returns its value, and the run is over.
+///
 /// Its actions are `Equatable`: `RetryStateMachineTests` feeds it events and compares the actions out, and
 /// walks it through seeded random events against its invariants.
 package struct RetryStateMachine: Sendable {
@@ -30,8 +32,6 @@ package struct RetryStateMachine: Sendable {
         case backOff(Duration, failureCount: Int)
         /// Reports the pause and waits until the conditions let the run go on.
         case pause(Pause)
-        /// The last attempt succeeded.
-        case succeed
         /// The run failed with the last attempt's error, after `failureCount` failures.
         case fail(failureCount: Int)
         /// The task running it was cancelled.
@@ -42,8 +42,6 @@ package struct RetryStateMachine: Sendable {
     package enum Event: Sendable {
         /// The run begins, under `conditions`.
         case started(ClientEnvironment.Conditions)
-        /// The attempt succeeded.
-        case attemptSucceeded
         /// The attempt failed with `error`; `isTaskCancelled` reads the running task, `isRetryCancelled` whether
         /// the last observer left (no further attempt).
         case attemptFailed(any Error, isTaskCancelled: Bool, isRetryCancelled: Bool)
@@ -76,7 +74,7 @@ package struct RetryStateMachine: Sendable {
     let rules: Rules
     /// Failed attempts so far.
     package private(set) var failureCount = 0
-    /// The run ended (it succeeded, failed or was cancelled): it takes no event any more.
+    /// The run ended (it failed or was cancelled): it takes no event any more.
     package private(set) var hasEnded = false
     /// The pause the run waits in, if any.
     package private(set) var pause: Pause?
@@ -128,8 +126,6 @@ package struct RetryStateMachine: Sendable {
                 return paused(.untilItMayStart)
             }
             return .attempt
-        case .attemptSucceeded:
-            return end(.succeed)
         case .attemptFailed(let error, let isTaskCancelled, let isRetryCancelled):
             if isTaskCancelled { return end(.cancel) }
             failureCount += 1

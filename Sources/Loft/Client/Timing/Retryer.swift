@@ -144,8 +144,6 @@ package final class Retryer: Sendable {
                 } catch {
                     next = machine.handle(.taskCancelled)
                 }
-            case .succeed:
-                preconditionFailure("retry run: a success is returned with its value, not performed")
             case .fail(let failureCount):
                 return .failure(failed ?? CancellationError(), failureCount: failureCount)
             case .cancel:
