@@ -134,21 +134,12 @@ public struct QueryDefaults: Sendable {
 
 /// Whether a trigger (appear, focus, reconnect) refetches.
 public enum RefetchTrigger: Sendable, Hashable {
-    /// Always refetch, even fresh data.
+    /// Always refetch, even fresh data (but `.static` data: only missing data is fetched).
     case always
     /// Refetch only stale data (the default).
     case ifStale
     /// Never refetch on this trigger.
     case never
-
-    /// Whether data with this staleness is refetched.
-    public func refetches(isStale: Bool) -> Bool {
-        switch self {
-        case .always: true
-        case .ifStale: isStale
-        case .never: false
-        }
-    }
 }
 
 /// Which entries an invalidation refetches (all matching entries are marked stale either way). A disabled

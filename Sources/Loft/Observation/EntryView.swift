@@ -108,8 +108,7 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         let key = self.entry.key
         let staleTime =
             configuration.inheritsStaleTime ? entry.staleTime ?? configuration.staleTime : configuration.staleTime
-        let isStale = EntryStateMachine.isStale(
-            entry, staleTime: staleTime, isEnabled: configuration.isEnabled, at: now)
+        let isStale = Staleness.isStale(entry, judgedBy: staleTime, isEnabled: configuration.isEnabled, at: now)
         let data: Value?
         do {
             data = try selectedData(entry)

@@ -70,7 +70,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
         self.init(
             key: key, data: typed, error: entry.error, status: entry.status, fetchStatus: entry.fetchStatus,
             dataUpdatedAt: entry.dataUpdatedAt,
-            isStale: EntryStateMachine.isStale(entry, staleTime: staleTime, at: now),
+            isStale: Staleness.isStale(entry, judgedBy: staleTime, at: now),
             isPlaceholderData: false, failureCount: entry.failureCount, isRestored: entry.isRestored)
     }
 

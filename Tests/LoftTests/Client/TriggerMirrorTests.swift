@@ -136,7 +136,7 @@ import Testing
         #expect(machine.firstRefetch(on: .focus) == Self.start + .seconds(60))
         #expect(machine.firstRefetch(on: .reconnect) == Self.start + .seconds(10))
         _ = machine.handle(.observerChanged(1, Case(onFocus: .always).observer), at: Self.start, conditions: conditions)
-        #expect(machine.firstRefetch(on: .focus) == ObserverTally.anyInstant)
+        #expect(machine.firstRefetch(on: .focus) == Staleness.anyInstant)
         _ = machine.handle(.observerRemoved(1), at: Self.start, conditions: conditions)
         #expect(machine.firstRefetch(on: .focus) == nil)
         _ = machine.handle(.removed, at: Self.start, conditions: conditions)

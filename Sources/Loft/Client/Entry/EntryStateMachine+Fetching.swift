@@ -12,7 +12,7 @@ extension EntryStateMachine {
         case .explicit, .trigger:
             break
         case .ifStale(let staleTime):
-            if hasData, !Self.isStale(snapshot, staleTime: staleTime, at: now) { return answer(waiter, &output) }
+            if hasData, !Staleness.isStale(snapshot, judgedBy: staleTime, at: now) { return answer(waiter, &output) }
         case .ifMissing:
             if hasData { return answer(waiter, &output) }
         case .appear(let staleTime, let trigger):
@@ -20,7 +20,7 @@ extension EntryStateMachine {
             if hasData {
                 let refreshesRestored =
                     snapshot.isRestored && persistence?.value.config.usagePolicy == .useAndThenFetch
-                let refetches = Self.triggerRefetches(trigger, staleTime: staleTime, snapshot, at: now)
+                let refetches = Staleness.refetches(trigger, judgedBy: staleTime, snapshot, at: now)
                 guard refreshesRestored || refetches else { return answer(waiter, &output) }
             }
             request.reason = .appear

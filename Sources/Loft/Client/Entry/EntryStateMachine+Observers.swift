@@ -167,7 +167,7 @@ extension EntryStateMachine {
     mutating func refetchOnTrigger(reason: FetchReason, at now: SchedulerInstant, _ output: inout Output) {
         let refetch = refetcher { observer in
             let trigger = reason == .focus ? observer.refetchOnFocus : observer.refetchOnReconnect
-            return Self.triggerRefetches(trigger, staleTime: observer.staleTime, snapshot, at: now)
+            return Staleness.refetches(trigger, judgedBy: observer.staleTime, snapshot, at: now)
         }
         if let refetch { output.actions.append(.refetch(refetch, reason)) }
     }

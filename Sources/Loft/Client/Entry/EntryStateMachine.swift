@@ -214,37 +214,14 @@ package struct EntryStateMachine: Sendable {
 
     // MARK: - Freshness
 
-    /// Whether a trigger set to `refetches` (appear, focus, reconnect) refetches for an observer with
-    /// `staleTime`: as the trigger says for the staleness, except that `.static` data is refetched by nothing
-    /// but an explicit `refetch()`, not even by `.always`.
-    package static func triggerRefetches(
-        _ refetches: RefetchTrigger, staleTime: StaleTime, _ snapshot: EntrySnapshot, at now: SchedulerInstant
-    ) -> Bool {
-        if staleTime == .static, snapshot.data != nil { return false }
-        return refetches.refetches(isStale: isStale(snapshot, staleTime: staleTime, at: now))
-    }
-
-    /// Whether the data is stale for an observer with `staleTime` (TanStack v5): no data is stale; a disabled
-    /// observer sees nothing stale; `.static` data never is; invalidated data (or data whose last refetch
-    /// failed) is; else data older than `staleTime` is.
-    package static func isStale(
-        _ snapshot: EntrySnapshot, staleTime: StaleTime, isEnabled: Bool = true, at now: SchedulerInstant
-    ) -> Bool {
-        guard isEnabled else { return false }
-        guard snapshot.data != nil, let updatedAt = snapshot.dataUpdatedAt else { return true }
-        if staleTime == .static { return false }
-        if snapshot.isInvalidated { return true }
-        guard let deadline = staleTime.deadline(after: updatedAt) else { return false }
-        return deadline <= now
-    }
-
     /// Whether the entry is stale as a whole (for filters and the inspector): for one of its enabled
     /// observers; with none, only when it has no data or was invalidated (no observer's `staleTime` applies,
     /// so its age is not consulted).
     package func isStale(at now: SchedulerInstant) -> Bool {
         guard !observers.isEmpty else { return snapshot.data == nil || snapshot.isInvalidated }
         return observers.values.contains { observer in
-            Self.isStale(snapshot, staleTime: staleTime(of: observer), isEnabled: observer.isEnabled, at: now)
+            Staleness.isStale(
+                snapshot, judgedBy: staleTime(of: observer), isEnabled: observer.isEnabled, at: now)
         }
     }
 
@@ -262,7 +239,7 @@ package struct EntryStateMachine: Sendable {
     }
 
     /// The first instant from which `trigger` (focus regained, network back) refetches the entry, as its data
-    /// and observers stand: `ObserverTally.anyInstant` when it does whenever it comes, nil when it never does
+    /// and observers stand: `Staleness.anyInstant` when it does whenever it comes, nil when it never does
     /// until something changes. The client reads it to skip the entries a trigger leaves alone.
     package func firstRefetch(on trigger: ObserverTally.Trigger) -> SchedulerInstant? {
         isRemoved ? nil : tally.firstRefetch(on: trigger, snapshot)
@@ -323,9 +300,7 @@ package struct EntryStateMachine: Sendable {
             collectionDeadline = nil
         }
         stalenessDeadline = nil
-        if !isRemoved, snapshot.data != nil, !snapshot.isInvalidated, let updatedAt = snapshot.dataUpdatedAt {
-            stalenessDeadline = tally.nextStaleness(after: updatedAt, now: now)
-        }
+        if !isRemoved { stalenessDeadline = tally.nextStaleness(of: snapshot, after: now) }
         let next =
             switch (collectionDeadline, stalenessDeadline) {
             case (let collection?, let staleness?): min(collection, staleness)

@@ -9,12 +9,17 @@ package struct ObserverTally: Sendable {
     }
 
     /// What one enabled observer adds to the counts: the freshness it judges by (its own `staleTime`, or, for
-    /// a consumer without one, the fallback it takes while no observer judges), and what each trigger does for
-    /// it (only observers that can fetch count for the triggers).
+    /// a consumer without one, the fallback it takes while no observer judges), and how each trigger refetches
+    /// for it (only observers that can fetch count for the triggers).
     private enum Slot: Hashable, Sendable {
         case freshness(StaleTime, judges: Bool)
-        case always(Trigger)
-        case ifStale(Trigger, StaleTime)
+        case trigger(Trigger, RefetchTrigger, judgedBy: StaleTime)
+    }
+
+    /// How one trigger refetches for an observer that can fetch: what `Staleness.refetchFrom` is asked.
+    private struct Refetching: Hashable, Sendable {
+        var refetches: RefetchTrigger
+        var window: Staleness.Window
     }
 
     /// Observers that are enabled.
@@ -24,36 +29,18 @@ package struct ObserverTally: Sendable {
     /// Enabled observers by slot: a handful of distinct slots however many observers there are.
     private var slots: [Slot: Int] = [:]
     /// What the slots say, worked out when they change rather than on each event (every event asks, and
-    /// walking a dictionary and converting `Duration`s to nanoseconds cost more than the rest of the event).
+    /// walking a dictionary cost more than the rest of the event).
     private var summary = Summary()
 
-    /// The slots, as the questions each event asks need them.
+    /// The distinct slots, as the questions each event asks need them.
     private struct Summary: Sendable {
-        /// The distinct freshness windows in nanoseconds the enabled observers judge by, shortest first.
-        var staleness: [Int64] = []
+        /// The freshness windows that notify: every judge's (each observer that judges sees the data turn stale
+        /// at its own); with no judge, the fallbacks (the observers that inherit judge by the shortest).
+        var notifying: [Staleness.Window] = []
         /// The freshness the key is judged by (see `staleTime`).
         var staleTime: StaleTime?
-        var focus = TriggerSummary()
-        var reconnect = TriggerSummary()
-
-        subscript(trigger: Trigger) -> TriggerSummary {
-            get { trigger == .focus ? focus : reconnect }
-            set {
-                if trigger == .focus { focus = newValue } else { reconnect = newValue }
-            }
-        }
-    }
-
-    /// What one trigger does through the observers that can fetch.
-    private struct TriggerSummary: Sendable {
-        /// An observer refetches on it whatever the staleness (`.always`).
-        var always = false
-        /// An observer refetches on it when stale (`.ifStale`), whatever its `staleTime`.
-        var ifStale = false
-        /// Such an observer's `staleTime` is not `.static`: invalidation makes the entry stale for it.
-        var ifStaleInvalidates = false
-        /// The shortest freshness window in nanoseconds among them (nil: none has a duration).
-        var shortest: Int64?
+        var focus: [Refetching] = []
+        var reconnect: [Refetching] = []
     }
 
     /// Counts `observer` in (`sign` 1) or out (`sign` -1).
@@ -63,20 +50,10 @@ package struct ObserverTally: Sendable {
         enabled += Int32(sign)
         bump(.freshness(observer.staleTime, judges: observer.judgesFreshness), sign)
         if observer.refetch != nil {
-            count(.focus, observer.refetchOnFocus, observer.staleTime, sign)
-            count(.reconnect, observer.refetchOnReconnect, observer.staleTime, sign)
+            bump(.trigger(.focus, observer.refetchOnFocus, judgedBy: observer.staleTime), sign)
+            bump(.trigger(.reconnect, observer.refetchOnReconnect, judgedBy: observer.staleTime), sign)
         }
         summarise()
-    }
-
-    private mutating func count(_ trigger: Trigger, _ refetches: RefetchTrigger, _ staleTime: StaleTime, _ sign: Int) {
-        switch refetches {
-        // `.static` data is refetched by no trigger, `.always` included: only its missing data is.
-        case .always where staleTime == .static: bump(.ifStale(trigger, staleTime), sign)
-        case .always: bump(.always(trigger), sign)
-        case .ifStale: bump(.ifStale(trigger, staleTime), sign)
-        case .never: break
-        }
     }
 
     private mutating func bump(_ slot: Slot, _ sign: Int) {
@@ -87,38 +64,21 @@ package struct ObserverTally: Sendable {
     /// Works the summary out again from the slots.
     private mutating func summarise() {
         var summary = Summary()
-        var judged: StaleTime?
-        var fallback: StaleTime?
+        var (judges, fallbacks): ([StaleTime], [StaleTime]) = ([], [])
         for slot in slots.keys {
             switch slot {
-            case .freshness(let staleTime, let judges):
-                if judges {
-                    judged = judged.map { StaleTime.shorter($0, staleTime) } ?? staleTime
-                } else {
-                    fallback = fallback.map { StaleTime.shorter($0, staleTime) } ?? staleTime
-                }
-            case .always(let trigger):
-                summary[trigger].always = true
-            case .ifStale(let trigger, let staleTime):
-                summary[trigger].ifStale = true
-                switch staleTime {
-                case .duration(let duration):
-                    summary[trigger].ifStaleInvalidates = true
-                    summary[trigger].shortest = min(summary[trigger].shortest ?? .max, duration.nanoseconds)
-                case .infinity:
-                    summary[trigger].ifStaleInvalidates = true
-                case .static:
-                    break
-                }
+            case .freshness(let staleTime, judges: true): judges.append(staleTime)
+            case .freshness(let staleTime, judges: false): fallbacks.append(staleTime)
+            case .trigger(.focus, let refetches, let staleTime):
+                summary.focus.append(Refetching(refetches: refetches, window: Staleness.Window(staleTime)))
+            case .trigger(.reconnect, let refetches, let staleTime):
+                summary.reconnect.append(Refetching(refetches: refetches, window: Staleness.Window(staleTime)))
             }
         }
-        summary.staleTime = judged ?? fallback
-        // Every judge's window notifies (each observer that judges sees the data turn stale at its own); the
-        // observers that inherit judge by the shortest, which is among them.
-        for case .freshness(.duration(let duration), let judges) in slots.keys where judges || judged == nil {
-            summary.staleness.append(duration.nanoseconds)
+        summary.staleTime = (judges.isEmpty ? fallbacks : judges).reduce(nil) { shortest, staleTime in
+            shortest.map { StaleTime.shorter($0, staleTime) } ?? staleTime
         }
-        summary.staleness.sort()
+        summary.notifying = (judges.isEmpty ? fallbacks : judges).map(Staleness.Window.init)
         self.summary = summary
     }
 
@@ -130,28 +90,28 @@ package struct ObserverTally: Sendable {
         summary.staleTime
     }
 
-    /// The first instant after `now` at which data updated at `updatedAt` turns stale for an enabled observer.
-    func nextStaleness(after updatedAt: SchedulerInstant, now: SchedulerInstant) -> SchedulerInstant? {
-        for window in summary.staleness {
-            let instant = updatedAt.advanced(byNanoseconds: window)
-            if instant > now { return instant }
+    /// The first instant after `now` at which the data in `snapshot` turns stale for an enabled observer (by
+    /// `Staleness.staleFrom`): when the entry tells its observers so.
+    func nextStaleness(of snapshot: EntrySnapshot, after now: SchedulerInstant) -> SchedulerInstant? {
+        var next: SchedulerInstant?
+        for window in summary.notifying {
+            if let instant = Staleness.staleFrom(snapshot, judgedBy: window), instant > now {
+                next = min(next ?? instant, instant)
+            }
         }
-        return nil
+        return next
     }
 
-    /// The instant before every other: a trigger refetches whenever it comes.
-    static let anyInstant = SchedulerInstant(nanosecondsSinceEpoch: .min)
-
     /// The first instant from which `trigger` refetches the entry holding `snapshot` through an enabled observer
-    /// that can fetch (the staleness rule of `EntryStateMachine.isStale`, per slot): `anyInstant` when it
-    /// refetches whenever it comes, nil when it never does until something changes.
+    /// that can fetch (by `Staleness.refetchFrom`): `Staleness.anyInstant` when it refetches whenever it
+    /// comes, nil when it never does until something changes.
     func firstRefetch(on trigger: Trigger, _ snapshot: EntrySnapshot) -> SchedulerInstant? {
-        let summary = summary[trigger]
-        if summary.always { return Self.anyInstant }
-        guard summary.ifStale else { return nil }
-        // With no data, every observer's data is stale, whatever its `staleTime`.
-        guard snapshot.data != nil, let updatedAt = snapshot.dataUpdatedAt else { return Self.anyInstant }
-        if snapshot.isInvalidated { return summary.ifStaleInvalidates ? Self.anyInstant : nil }
-        return summary.shortest.map { updatedAt.advanced(byNanoseconds: $0) }
+        var first: SchedulerInstant?
+        for refetching in trigger == .focus ? summary.focus : summary.reconnect {
+            if let instant = Staleness.refetchFrom(refetching.refetches, judgedBy: refetching.window, snapshot) {
+                first = min(first ?? instant, instant)
+            }
+        }
+        return first
     }
 }

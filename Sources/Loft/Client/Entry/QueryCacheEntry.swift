@@ -407,7 +407,7 @@ package final class QueryCacheEntry: Sendable {
                 let retryer = Retryer(
                     policy: request.retry, networkMode: request.networkMode, pausesWhenUnfocused: true,
                     context: context)
-                let task = context.tracker.spawn { [self] in await run(id, request, retryer) }
+                let task = context.tracker.spawn(FetchRun(entry: self, id: id, request: request, retryer: retryer))
                 send(.taskCreated(fetch: id, task, retryer))
             case .cancelTask(let task):
                 task.cancel()
@@ -437,7 +437,7 @@ package final class QueryCacheEntry: Sendable {
         }
     }
 
-    private func run(_ id: UInt64, _ request: FetchRequest, _ retryer: Retryer) async {
+    fileprivate func run(_ id: UInt64, _ request: FetchRequest, _ retryer: Retryer) async {
         // A strong capture: the closure lives no longer than this run, whose task holds the entry anyway.
         let outcome = await retryer.run(
             reporting: { [self] progress in
@@ -455,5 +455,17 @@ package final class QueryCacheEntry: Sendable {
         case .cancelled:
             break
         }
+    }
+}
+
+/// A fetch's task: what it runs, held by value (a work value makes no closure of its own).
+private struct FetchRun: TrackedWork {
+    let entry: QueryCacheEntry
+    let id: UInt64
+    let request: FetchRequest
+    let retryer: Retryer
+
+    func run() async {
+        await entry.run(id, request, retryer)
     }
 }

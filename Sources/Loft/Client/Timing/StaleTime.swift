@@ -25,12 +25,6 @@ public enum StaleTime: Sendable, Hashable, CustomStringConvertible {
         .duration(.milliseconds(milliseconds))
     }
 
-    /// When data updated at `updatedAt` turns stale by age; nil when it never does.
-    package func deadline(after updatedAt: SchedulerInstant) -> SchedulerInstant? {
-        if case .duration(let duration) = self { return updatedAt + duration }
-        return nil
-    }
-
     /// `30 s`, `infinity`, `static`.
     public var description: String {
         switch self {
