@@ -235,13 +235,16 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
                 return calls.published
             }
             guard next.box !== last.box else { return }
-            var sends = ViewSends(box: next.box, stateChanged: true, value: next.value)
-            if last.kind == next.kind {
-                // Two states of one kind in a row: a success after another one, or a pending call's failure count.
-                sends.stateChanged = next.kind == .loading ? false : !Self.showSame(last.box, next.box)
-            }
-            // A success after another one with the same response shows no new value.
-            sends.valueChanged = next.value == nil ? last.value != nil : sends.stateChanged || last.kind != .succeeded
+            // Two states of one kind in a row differ by their values: a success after another one, a failure
+            // after another one (a loading state carries none).
+            let stateChanged = ViewSends.stateChanged(
+                caseChanged: last.kind != next.kind, mayDiffer: next.kind != .loading
+            ) { Self.showSame(last.box, next.box) }
+            var sends = ViewSends(box: next.box, stateChanged: stateChanged)
+            // A success after another one with the same response shows no new value. What was shown is the
+            // last publication's value (`published` keeps it), so nothing more is stored.
+            var shown = ShownValue(box: last.value, isShown: last.value != nil)
+            _ = shown.publish(boxed: next.value, isNew: stateChanged, into: &sends)
             channel.publish(sends)
         }
     }

@@ -54,7 +54,11 @@ final class DerivedView<Value: Sendable>: Sendable {
         let memo = memo.withLock { $0 }
         let last = memo.last.unwrap(as: SnapshotBox<Value>.self)
         let next = box.snapshot
-        var sends = ViewSends(box: ErasedObject(box), stateChanged: !last.state.isSame(as: box.state))
+        // A derived view keeps no signature: its states are compared whatever their cases.
+        let stateChanged = ViewSends.stateChanged(caseChanged: false, mayDiffer: true) {
+            last.state.isSame(as: box.state)
+        }
+        var sends = ViewSends(box: ErasedObject(box), stateChanged: stateChanged)
         var kept = memo
         // Derived data has no version to tell it moved: the values decide.
         _ = kept.shownValue.publish(next.data, mayDiffer: true, into: &sends)

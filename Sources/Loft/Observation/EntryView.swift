@@ -91,12 +91,12 @@ final class EntryView<Value: Sendable>: SharedEntryView, EntryListener {
         guard let previous else { return }
         let last = previous.last.unwrap(as: SnapshotBox<Value>.self)
         let dataMoved = signature.dataMoved(from: previous.signature)
-        var sends = ViewSends(
-            box: erased, stateChanged: signature.stateCase != previous.signature.stateCase)
         // Two states of one case differ by their values: the data when it moved, the error when it failed.
-        if !sends.stateChanged, dataMoved || signature.stateCase == .failed {
-            sends.stateChanged = !last.state.isSame(as: box.state)
-        }
+        let stateChanged = ViewSends.stateChanged(
+            caseChanged: signature.stateCase != previous.signature.stateCase,
+            mayDiffer: dataMoved || signature.stateCase == .failed
+        ) { last.state.isSame(as: box.state) }
+        var sends = ViewSends(box: erased, stateChanged: stateChanged)
         var shownValue = previous.shownValue
         if shownValue.publish(next.data, mayDiffer: dataMoved, into: &sends) {
             memo.withLock { $0.shownValue = shownValue }

@@ -4,8 +4,8 @@
 ///
 /// A `SnapshotPair` of the snapshot and its state: the pair's fields are of its own generic parameters' types,
 /// which its deinit finds in the instance's class metadata. A box generic over `Value` with fields of type
-/// `QuerySnapshot<Value>` and `QueryState<Value>` looked both types up at run time each time one was freed
-/// (a mutation frees one per call).
+/// `QuerySnapshot<Value>` and `QueryState<Value>` would look both types up at run time each time one is
+/// freed (a mutation frees one per call).
 @usableFromInline
 typealias SnapshotBox<Value: Sendable> = SnapshotPair<QuerySnapshot<Value>, QueryState<Value>>
 

@@ -117,10 +117,17 @@ struct ViewSends: Sendable {
         self.stateChanged = stateChanged
         self.valueChanged = valueChanged
     }
+
+    /// The state part of a publication, decided alike for every view: the state changed when its case did
+    /// (`caseChanged`), or, within one case whose states may differ by their values (`mayDiffer`), when
+    /// `isSame` finds the two states different.
+    static func stateChanged(caseChanged: Bool, mayDiffer: Bool, isSame: () -> Bool) -> Bool {
+        caseChanged || (mayDiffer && !isSame())
+    }
 }
 
 /// The value a view published last, and whether it still shows it: what decides the value part of its next
-/// publication, for every view (`ShownValue.publish(_:mayDiffer:into:)`). Not generic, as `ViewSends` is not.
+/// publication, for every view (`ShownValue.publish(boxed:isNew:into:)`). Not generic, as `ViewSends` is not.
 struct ShownValue: Sendable {
     /// The last new value published (a `ValueBox<Value>` of the view's `Value`).
     var box: ErasedObject?
@@ -131,21 +138,28 @@ struct ShownValue: Sendable {
     /// the data may differ (`mayDiffer`) and is not equal to the last value; the box shown when it is the same;
     /// a change with no value when the data went. Returns whether what is shown changed.
     mutating func publish<Value: Sendable>(_ next: Value?, mayDiffer: Bool, into sends: inout ViewSends) -> Bool {
-        guard let value = next else {
+        guard let value = next else { return publish(boxed: nil, isNew: false, into: &sends) }
+        let last = box.map { $0.unwrap(as: ValueBox<Value>.self).value }
+        guard !isShown || (mayDiffer && !areEqual(last, value)) else {
+            return publish(boxed: box, isNew: false, into: &sends)
+        }
+        return publish(boxed: ErasedObject(ValueBox(value)), isNew: true, into: &sends)
+    }
+
+    /// Sets the value part of `sends` for a value already boxed (`next`, a `ValueBox<Value>`; nil: no value):
+    /// a change when none was shown or the value is new (`isNew`), or when the value went; the value without a
+    /// change otherwise. Returns whether what is shown changed.
+    mutating func publish(boxed next: ErasedObject?, isNew: Bool, into sends: inout ViewSends) -> Bool {
+        guard let next else {
             guard isShown else { return false }
             sends.valueChanged = true
             isShown = false
             return true
         }
-        let last = box.map { $0.unwrap(as: ValueBox<Value>.self).value }
-        guard !isShown || (mayDiffer && !areEqual(last, value)) else {
-            sends.value = box
-            return false
-        }
-        let fresh = ErasedObject(ValueBox(value))
-        sends.value = fresh
+        sends.value = next
+        guard !isShown || isNew else { return false }
         sends.valueChanged = true
-        box = fresh
+        box = next
         isShown = true
         return true
     }

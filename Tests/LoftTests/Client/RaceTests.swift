@@ -4,7 +4,8 @@ import Testing
 
 @testable import Loft
 
-/// The three races the entry and the query used to have, each now atomic; run under the thread sanitizer.
+/// Three operations that concurrent callers must not break (an update, the polling chain, ...), each atomic;
+/// run under the thread sanitizer.
 @Suite struct RaceTests {
     @Test("setQueryData(for:updater:) from many threads loses no update: the updater runs again on newer data")
     func updaterIsAtomic() throws {

@@ -146,8 +146,8 @@ package final class WorkTracker: Sendable {
 
 /// A task `WorkTracker` started. Typed as throwing though its work never throws (`TrackedWork.run()` does
 /// not): `Task.immediate` and `Task.init` take a throwing operation, and handed one that does not throw they
-/// convert it through a thunk, one more object and async frame per task (370 instructions of a mutation's
-/// round trip). Its `value` thus throws only if the task's work did, which it cannot.
+/// convert it through a thunk, one more object and async frame per task (see docs/Performance.md). Its
+/// `value` thus throws only if the task's work did, which it cannot.
 package typealias TrackedTask<Success: Sendable> = Task<Success, any Error>
 
 /// What a tracked task runs (`WorkTracker.spawn(immediately:_:)`).
