@@ -67,7 +67,9 @@ extension QueryClient {
     private func trigger(_ trigger: ObserverTally.Trigger) {
         let (now, conditions) = (scheduler.now, context.environment.conditions)
         let event: EntryEvent = trigger == .focus ? .focusRegained : .reconnected
-        for entry in entries(refetchingOn: trigger, at: now) { entry.send(event, at: now, conditions: conditions) }
+        FetchStartBatch.run {
+            for entry in entries(refetchingOn: trigger, at: now) { entry.send(event, at: now, conditions: conditions) }
+        }
     }
 
     /// The entries that `trigger` may refetch at `now`: one atomic read each, under the client's lock; the

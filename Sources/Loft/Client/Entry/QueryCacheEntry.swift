@@ -404,11 +404,8 @@ package final class QueryCacheEntry: Sendable {
             case .resume(let waiter, let result):
                 continuations[waiter]?.give(result)
             case .startFetch(let id, let request):
-                let retryer = Retryer(
-                    policy: request.retry, networkMode: request.networkMode, pausesWhenUnfocused: true,
-                    context: context)
-                let task = context.tracker.spawn(FetchRun(entry: self, id: id, request: request, retryer: retryer))
-                send(.taskCreated(fetch: id, task, retryer))
+                // In a focus or reconnect pass, the tasks are made once the pass has sent its events.
+                if FetchStartBatch.current?.keep(self, fetch: id, request) != true { startTask(id, request) }
             case .cancelTask(let task):
                 task.cancel()
             case .cancelRetry(let retryer):
@@ -435,6 +432,14 @@ package final class QueryCacheEntry: Sendable {
                 context.collect(self)
             }
         }
+    }
+
+    /// Makes the task of the fetch `id` (its `Retryer` and its `FetchRun`) and tells the machine.
+    func startTask(_ id: UInt64, _ request: FetchRequest) {
+        let retryer = Retryer(
+            policy: request.retry, networkMode: request.networkMode, pausesWhenUnfocused: true, context: context)
+        let task = context.tracker.spawn(FetchRun(entry: self, id: id, request: request, retryer: retryer))
+        send(.taskCreated(fetch: id, task, retryer))
     }
 
     fileprivate func run(_ id: UInt64, _ request: FetchRequest, _ retryer: Retryer) async {
