@@ -7,6 +7,7 @@ import Foundation
 //     swift run -c release Benchmarks --quick    # a tenth of the work, but (o) and (p) (CI proves they run)
 //     swift run -c release Benchmarks --check    # exit 1 when a target is missed
 //     swift run -c release Benchmarks --only b   # scenario (b); `--only abd` runs (a), (b) and (d)
+//     swift run -c release Benchmarks --markdown > Benchmarks/Results.md   # the results document
 //     bash .ci/instruction-counts                 # instructions of the most repeated operations (see README)
 
 let arguments = CommandLine.arguments
@@ -33,6 +34,8 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     // it is short enough to fall inside one of the pool's passing modes (see `mutationRoundTripScenario`).
     ("o", { _ in mutationRoundTripScenario(.full) }), ("p", { _ in [mutationScopeScenario(.full)] }),
 ]
+let markdown = arguments.contains("--markdown")
+if markdown { printResultsHeader(settings, arguments: arguments) }
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 var rows: [Row] = []
 let order = arguments.contains("--reverse") ? scenarios.reversed() : scenarios
@@ -40,6 +43,7 @@ for scenario in order where only.map({ $0.contains(scenario.key) }) ?? true {
     rows.append(contentsOf: scenario.run(settings))
 }
 printTable(rows)
+if markdown { printResultsFooter(rows) }
 if arguments.contains("--check"), rows.contains(where: { !$0.holds }) {
     print("A target was missed.")
     exit(1)

@@ -46,6 +46,11 @@ extension QueryClient {
 
     /// Puts every matching entry back to its initial state (the `initialData` of a query that has some, else
     /// no data and no error; a fetch in flight is cancelled), then refetches the active ones.
+    ///
+    /// - Parameters:
+    ///   - prefix: the keys to reset, by prefix (default: every key).
+    ///   - exact: only the key `prefix` itself (default false).
+    ///   - filter: which of the matching entries (default `.all`).
     public func resetQueries(_ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all)
     {
         for entry in entries(matching: prefix, exact: exact, filter: filter) { entry.send(.reset) }
@@ -53,8 +58,12 @@ extension QueryClient {
 
     /// Cancels the fetches in flight of every matching entry; their waiters get `QueryError.cancelled`.
     ///
-    /// - Parameter revert: put back the state from before the fetch (default), unless data was written during
-    ///   it; with false, the state stays as it is, with the fetch status idle.
+    /// - Parameters:
+    ///   - prefix: the keys whose fetches to cancel, by prefix (default: every key).
+    ///   - exact: only the key `prefix` itself (default false).
+    ///   - filter: which of the matching entries (default `.all`).
+    ///   - revert: put back the state from before the fetch (default), unless data was written during it; with
+    ///     false, the state stays as it is, with the fetch status idle.
     public func cancelQueries(
         _ prefix: QueryKey = QueryKey(parts: []), exact: Bool = false, filter: QueryFilter = .all, revert: Bool = true
     ) {

@@ -3,6 +3,7 @@ extension QueryClient {
     /// flight).
     ///
     /// - Parameters:
+    ///   - key: the key whose data to return.
     ///   - staleTime: how old cached data may be (default: the `staleTime` of the defaults for `key`, 0).
     ///   - retry: the retry policy of this fetch. Default `.never`: an imperative fetch does not retry unless
     ///     asked (TanStack's rule); queries retry with their options.

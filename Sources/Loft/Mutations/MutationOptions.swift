@@ -124,7 +124,16 @@ public struct MutationOptions<Request: Sendable, Response: Sendable>: Sendable {
     ///   - onError: after the last failed attempt (or a throwing `onMutate`, then with no context).
     ///   - onSettled: last, after either.
     ///   - invalidates: what the call invalidates once settled; see `invalidatesWhen` and `waitsForInvalidation`.
-    ///   - the others: see the properties; nil takes the key's defaults, then the built-in default.
+    ///   - invalidatesWhen: after which outcomes `invalidates` runs (``invalidatesWhen``).
+    ///   - waitsForInvalidation: whether the call waits for the refetches it started (``waitsForInvalidation``).
+    ///   - retry: the retry policy (``retry``).
+    ///   - scope: the scope whose calls run one at a time (``scope``).
+    ///   - mutationKey: the key whose defaults apply (``mutationKey``).
+    ///   - networkMode: when the call may run (``networkMode``).
+    ///   - gcTime: how long a settled call stays listed (``gcTime``).
+    ///   - meta: what the call carries for its observers (``meta``).
+    ///
+    /// For every option, nil takes the key's defaults, then the built-in default.
     public init<Context: Sendable>(
         onMutate: @escaping @Sendable (Request) async throws -> Context,
         onSuccess: (@Sendable (Response, Request, Context?) async throws -> Void)? = nil,

@@ -24,6 +24,8 @@ public protocol AsyncQueryCacheType: Sendable {
     /// Stores `value` for `key`, replacing what was there.
     ///
     /// - Parameters:
+    ///   - value: what to store.
+    ///   - key: the key it is stored under.
     ///   - savedAt: when the value was obtained; validity is measured from it.
     ///   - expiresAt: when it stops being useful, if known.
     /// - Throws: `CacheError.encodingFailed`, `.writeFailed`, `.unavailable`, `.timedOut`.

@@ -19,6 +19,8 @@ public protocol QueryCacheType: Sendable {
     /// Stores `value` for `key`, replacing what was there.
     ///
     /// - Parameters:
+    ///   - value: what to store.
+    ///   - key: the key it is stored under.
     ///   - savedAt: when the value was obtained; `isValueValid` measures expiry from it.
     ///   - expiresAt: when it stops being useful, if known (a byte quota evicts expired records first).
     /// - Throws: `CacheError.encodingFailed`, `.writeFailed`, or `.exceedsQuota`.
