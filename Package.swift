@@ -16,7 +16,9 @@ let package = Package(
         .target(name: "Loft", dependencies: ["Signals"]),
         .target(name: "LoftTesting", dependencies: ["Loft"]),
         .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks"),
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks",
+            exclude: ["README.md", "Results.md", "InstructionCounts.md", "headline.py"]),
         // The helpers the test targets share (one copy of each).
         .target(name: "TestSupport", dependencies: ["Signals"], path: "Tests/TestSupport"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),

@@ -38,7 +38,11 @@
 ///   is never replaced: a save of its key throws `writeFailed`, and the file stays for the version that reads
 ///   it.
 /// - With a `byteQuota`, a save that goes over it first deletes expired records, then the least recently used
-///   (saved or read) until the total fits. The directory is scanned when the cache is made to know its size.
+///   (saved or read) until the total fits. Opening reads no record: it lists the directory and takes each
+///   record file's size and modification time from the file system. The files not read nor saved since are
+///   the least recently used, oldest modification first (their expiry is known once read); before deleting
+///   one, eviction reads its header, and a file that is not a record of this version (a newer version's, a
+///   foreign or a corrupt one) is left in place and no longer counted, as is one a read finds so.
 /// - Write failures (read-only directory, no space, no permission) are thrown as `CacheError.writeFailed`;
 ///   the previous record stays intact. Making the cache never fails: a missing directory is created on the
 ///   first save, and a failure to create it is that save's error. A directory removed while the cache is in
@@ -72,6 +76,13 @@ public final class JSONFileQueryCache: QueryCacheType {
         /// Bumped by every change of `records`: a read applies what it learnt of a file only when nothing
         /// changed them since it began (a racing save or removal knows better).
         var changes: UInt64 = 0
+        /// The record files found when the cache opened (with a quota) and not read, saved nor removed since:
+        /// their sizes, counted in `bytes`. They are less recently used than every record in `records`.
+        var unread: [String: Int] = [:]
+        /// The names of `unread`, oldest modification first, from `unreadNext` on (a name no longer in
+        /// `unread` is skipped).
+        var unreadOrder: [String] = []
+        var unreadNext = 0
     }
 
     /// The largest record, in bytes, that is written or read: 64 MiB. A larger file is not a record this
@@ -166,17 +177,25 @@ public final class JSONFileQueryCache: QueryCacheType {
         do {
             decoded = try JSONDecoder().decode(CacheFileBody<Value>.self, from: data)
         } catch {
-            let header = try self.header(of: data, name: name, key: key)
+            let header: CacheFileHeader
+            do throws(CacheError) {
+                header = try self.header(of: data, name: name, key: key)
+            } catch {
+                throw notARecord(name, error)
+            }
             throw .undecodableValue(
                 key: key, storedType: header.type, expectedType: "\(Value.self)",
                 reason: CacheError.reason(for: error))
         }
         guard decoded.format == CacheFileRecord<Value>.format else {
-            throw .corruptEntry(
-                key: key, path: filePath(name), reason: CacheFileRecord<Never>.unreadableReason(decoded.format))
+            throw notARecord(
+                name,
+                .corruptEntry(
+                    key: key, path: filePath(name), reason: CacheFileRecord<Never>.unreadableReason(decoded.format)))
         }
         guard decoded.key == key else {
-            throw .corruptEntry(key: key, path: filePath(name), reason: "the record is the one of \(decoded.key)")
+            throw notARecord(
+                name, .corruptEntry(key: key, path: filePath(name), reason: "the record is the one of \(decoded.key)"))
         }
         remember(
             key, Record(name: name, bytes: data.count, savedAt: decoded.savedAt, expiresAt: decoded.expiresAt),
@@ -207,6 +226,7 @@ public final class JSONFileQueryCache: QueryCacheType {
                 guard let name else { return }
                 try delete(name)
                 drop(key, from: &state)
+                Self.forgetUnread(name, in: &state)
             }
         }
         try result.get()
@@ -275,7 +295,15 @@ public final class JSONFileQueryCache: QueryCacheType {
         }
         let key = record.key
         var name = state.records[key]?.name ?? ""
-        if name.isEmpty { name = try freeName(for: key) }
+        if name.isEmpty {
+            do throws(CacheError) {
+                name = try freeName(for: key)
+            } catch {
+                // A newer version's record holds the key's file: it is not this version's to count.
+                if let direct = CacheFileName.direct(key) { Self.forgetUnread(direct, in: &state) }
+                throw error
+            }
+        }
         do throws(FileSystemError) {
             do {
                 try writeFile(data, named: name, in: &state)
@@ -289,6 +317,7 @@ public final class JSONFileQueryCache: QueryCacheType {
         } catch {
             throw .writeFailed(path: error.path, reason: error.reason)
         }
+        Self.forgetUnread(name, in: &state)
         Self.store(
             Record(name: name, bytes: data.count, savedAt: record.savedAt, expiresAt: record.expiresAt), for: key,
             in: &state)
@@ -321,6 +350,12 @@ public final class JSONFileQueryCache: QueryCacheType {
             .map(\.key)
         var victims = expired[...]
         while state.bytes > byteQuota {
+            if victims.isEmpty, let name = Self.oldestUnread(in: &state) {
+                // A file not read since the cache opened: deleted when it is a record of this version.
+                if isOwnRecord(name) { guard (try? delete(name)) != nil else { return } }
+                Self.forgetUnread(name, in: &state)
+                continue
+            }
             guard let victim = victims.popFirst() ?? state.order.leastRecent, victim != key,
                 let name = state.records[victim]?.name
             else { return }
@@ -368,25 +403,46 @@ public final class JSONFileQueryCache: QueryCacheType {
             try? fileSystem.remove(filePath(name))
         }
         guard byteQuota != nil else { return }
-        var found: [(key: QueryKey, record: Record)] = []
-        for name in names where CacheFileName.isRecord(name) {
-            guard let data = try? fileSystem.read(filePath(name), limit: recordLimit),
-                let header = try? JSONDecoder().decode(CacheFileHeader.self, from: data),
-                header.format == CacheFileRecord<Never>.format,
-                name.hasPrefix("h_") || CacheFileName.direct(header.key) == name
-            else { continue }
-            found.append(
-                (
-                    header.key,
-                    Record(name: name, bytes: data.count, savedAt: header.savedAt, expiresAt: header.expiresAt)
-                ))
-        }
-        found.sort { $0.record.savedAt < $1.record.savedAt }
+        // Sizes and ages from the file system: no record is read (reading 100,000 took seconds).
+        var found = fileSystem.regularFileStatuses(in: path, names: names.filter(CacheFileName.isRecord))
+        found.removeAll { $0.status.bytes > recordLimit }
+        found.sort { ($0.status.modified, $0.name) < ($1.status.modified, $1.name) }
         state.withLock { state in
-            for (key, record) in found where state.records[key] == nil {
-                Self.store(record, for: key, in: &state)
+            let known = Set(state.records.values.map(\.name))
+            for (name, status) in found where !known.contains(name) {
+                state.unread[name] = status.bytes
+                state.unreadOrder.append(name)
+                state.bytes += status.bytes
             }
         }
+    }
+
+    /// Stops counting the unread file `name` (it was read, saved, removed, or found not to be a record).
+    private static func forgetUnread(_ name: String, in state: inout State) {
+        guard let bytes = state.unread.removeValue(forKey: name) else { return }
+        state.bytes -= bytes
+        if state.unread.isEmpty {
+            state.unreadOrder = []
+            state.unreadNext = 0
+        }
+    }
+
+    /// The least recently modified unread file, if any.
+    private static func oldestUnread(in state: inout State) -> String? {
+        while state.unreadNext < state.unreadOrder.count {
+            let name = state.unreadOrder[state.unreadNext]
+            state.unreadNext += 1
+            if state.unread[name] != nil { return name }
+        }
+        return nil
+    }
+
+    /// Whether the file `name` holds a record of this version under its own name (what eviction deletes).
+    private func isOwnRecord(_ name: String) -> Bool {
+        guard let data = try? read(name), let header = try? JSONDecoder().decode(CacheFileHeader.self, from: data)
+        else { return false }
+        return header.format == CacheFileRecord<Never>.format
+            && (name.hasPrefix("h_") || CacheFileName.direct(header.key) == name)
     }
 
     /// The file that holds `key` and its contents: the direct name if it exists, else the hashed probe whose
@@ -438,10 +494,19 @@ public final class JSONFileQueryCache: QueryCacheType {
         return header
     }
 
+    /// A read found that the file `name` is not a record of this version under its own name: it is no longer
+    /// counted if it was unread (it never was otherwise). Returns `error`, for the caller to throw.
+    private func notARecord(_ name: String, _ error: CacheError) -> CacheError {
+        state.withLock { Self.forgetUnread(name, in: &$0) }
+        return error
+    }
+
     /// Records what a read found of `key`'s file, unless the records changed since the read began (`start`).
     private func remember(_ key: QueryKey, _ record: Record, unlessChangedSince start: UInt64) {
         state.withLock { state in
-            if state.changes == start { Self.store(record, for: key, in: &state) }
+            guard state.changes == start else { return }
+            Self.forgetUnread(record.name, in: &state)
+            Self.store(record, for: key, in: &state)
         }
     }
 

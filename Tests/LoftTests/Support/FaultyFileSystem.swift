@@ -110,4 +110,8 @@ final class FaultyFileSystem: FileSystem {
     func contents(of directory: String) throws(FileSystemError) -> [String] {
         try real.contents(of: directory)
     }
+
+    func regularFileStatuses(in directory: String, names: [String]) -> [(name: String, status: FileStatus)] {
+        real.regularFileStatuses(in: directory, names: names)
+    }
 }

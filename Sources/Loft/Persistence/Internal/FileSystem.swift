@@ -47,6 +47,21 @@ package protocol FileSystem: Sendable {
     func remove(_ path: String) throws(FileSystemError)
     /// The names in `directory`.
     func contents(of directory: String) throws(FileSystemError) -> [String]
+    /// The size and modification time of each regular file among `names` in `directory`, from the file system
+    /// alone (a symbolic link is not followed); a name that is anything else, or cannot be asked, is left out.
+    func regularFileStatuses(in directory: String, names: [String]) -> [(name: String, status: FileStatus)]
+}
+
+/// What the file system says of a regular file without reading it.
+package struct FileStatus: Sendable, Equatable {
+    package var bytes: Int
+    /// Nanoseconds since the Unix epoch.
+    package var modified: Int64
+
+    package init(bytes: Int, modified: Int64) {
+        self.bytes = bytes
+        self.modified = modified
+    }
 }
 
 /// The real file system, through POSIX calls (errors keep their `errno`).
@@ -141,6 +156,31 @@ package struct POSIXFileSystem: FileSystem {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    package func regularFileStatuses(in directory: String, names: [String]) -> [(name: String, status: FileStatus)] {
+        // Each name is asked relative to the directory, opened once: no path is walked again per file.
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var statuses: [(name: String, status: FileStatus)] = []
+        statuses.reserveCapacity(names.count)
+        var info = stat()
+        for name in names {
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG
+            else { continue }
+            #if canImport(Darwin)
+                let modified = info.st_mtimespec
+            #else
+                let modified = info.st_mtim
+            #endif
+            let nanoseconds = Int64(modified.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+            let status = FileStatus(
+                bytes: Int(info.st_size),
+                modified: nanoseconds.overflow ? .max : nanoseconds.partialValue &+ Int64(modified.tv_nsec))
+            statuses.append((name, status))
+        }
+        return statuses
     }
 }
 
