@@ -40,10 +40,14 @@ private var architecture: String {
     #endif
 }
 
-/// The commit of the working tree, marked when it has changes.
+/// The commit of the working tree, marked when it has changes (but to the results documents, which this run
+/// may be writing).
 private var commit: String {
     guard let head = firstLine(of: ["git", "rev-parse", "--short", "HEAD"]) else { return "unknown" }
-    let changes = firstLine(of: ["git", "status", "--porcelain", "--untracked-files=no"])
+    let changes = firstLine(of: [
+        "git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!Benchmarks/Results.md",
+        ":!Benchmarks/InstructionCounts.md",
+    ])
     return changes == nil ? head : "\(head) (with uncommitted changes)"
 }
 
