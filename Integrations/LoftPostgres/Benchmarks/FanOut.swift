@@ -70,8 +70,12 @@ enum FanOut {
         let applied = CurrentCountdown()
         let current = CurrentCountdown()
         var subscriptions: [Subscription] = []
+        // Only invalidations tick it: a row write arriving late (the value saved below) is not a round trip's end.
         for instance in instances {
-            subscriptions.append(instance.link.events.sink { if case .applied = $0 { applied.arrive() } })
+            subscriptions.append(
+                instance.link.events.sink { event in
+                    if case .applied(let change) = event, case .invalidate = change.operation { applied.arrive() }
+                })
             instance.link.start()
             await instance.link.waitUntilListening()
         }
@@ -79,6 +83,7 @@ enum FanOut {
             _ = try await instance.client.fetchQuery(["user", 42]) { 42 }
             guard try instance.client.getQueryData(["user", 42], as: Int.self) == 42 else { fatalError("no value") }
         }
+        for instance in instances { await instance.client.flush() }
         let sender = instances[0].client
         let payload = String(repeating: "x", count: 103)  // the size of the change sent: an exact invalidation
         let channel = table + "_bare"
@@ -98,6 +103,18 @@ enum FanOut {
                 .collect()
             if await Self.arrives(countdown) { break }
         }
+        // The saves' row writes reach every instance as fresh values: round trips until one finds every instance
+        // stale, so that none lands during the measurement.
+        var settled = false
+        for _ in 0..<100 where !settled {
+            let countdown = applied.start(3)
+            invalidate(sender)
+            guard await Self.arrives(countdown) else { continue }
+            settled = try instances.dropFirst().allSatisfy {
+                try $0.client.snapshot(for: ["user", 42], as: Int.self).isStale
+            }
+        }
+        guard settled else { fatalError("the instances never all held the invalidation") }
         var (loft, baseline) = (Double.infinity, Double.infinity)
         for _ in 0..<rounds {
             loft = min(
