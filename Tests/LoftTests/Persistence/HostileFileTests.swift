@@ -156,15 +156,6 @@ import Testing
         #expect(try cache.get(Int.self, for: ["w"])?.value == 9)
     }
 
-    /// The bytes of the record files in the folder.
-    func bytesOnDisk() throws -> Int {
-        try folder.names.filter(CacheFileName.isRecord).reduce(0) { total, name in
-            let attributes = try FileManager.default.attributesOfItem(
-                atPath: folder.url.appendingPathComponent(name).path)
-            return total + ((attributes[.size] as? Int) ?? 0)
-        }
-    }
-
     @Test("a read racing a removal of its key never counts the removed record again (1,000 races)")
     func readRacingRemoval() throws {
         let cache = cache(quota: 1 << 30)
@@ -186,7 +177,7 @@ import Testing
             #expect(cache.byteCount == 0, "round \(round)")
             if cache.byteCount != 0 { break }
         }
-        #expect(try bytesOnDisk() == 0)
+        #expect(try folder.recordBytes() == 0)
     }
 
     @Test("the quota's bookkeeping equals the bytes on disk after saves, reads and removals race from 8 threads")
@@ -206,7 +197,7 @@ import Testing
                 }
             }
         }
-        let onDisk = try bytesOnDisk()
+        let onDisk = try folder.recordBytes()
         #expect(cache.byteCount == onDisk)
         #expect(self.cache(quota: 1 << 30).byteCount == onDisk)
     }

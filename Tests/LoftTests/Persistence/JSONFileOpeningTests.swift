@@ -9,31 +9,6 @@ import Testing
     let folder = TemporaryDirectory()
     let t0 = SchedulerInstant(secondsSinceEpoch: 1_767_225_600)
 
-    /// The real file system, counting the files read.
-    final class ReadCounting: FileSystem {
-        private let real = POSIXFileSystem()
-        private let count = Locked(0)
-        var reads: Int { count.withLock { $0 } }
-
-        func createDirectory(_ path: String) throws(FileSystemError) { try real.createDirectory(path) }
-        func read(_ path: String, limit: Int) throws(FileSystemError) -> Data? {
-            count.withLock { $0 += 1 }
-            return try real.read(path, limit: limit)
-        }
-        func writeAtomically(_ data: Data, to path: String, temporaryPath: String, flushes: Bool)
-            throws(FileSystemError)
-        {
-            try real.writeAtomically(data, to: path, temporaryPath: temporaryPath, flushes: flushes)
-        }
-        func remove(_ path: String) throws(FileSystemError) { try real.remove(path) }
-        func contents(of directory: String) throws(FileSystemError) -> [String] {
-            try real.contents(of: directory)
-        }
-        func regularFileStatuses(in directory: String, names: [String]) -> [(name: String, status: FileStatus)] {
-            real.regularFileStatuses(in: directory, names: names)
-        }
-    }
-
     private func name(of key: QueryKey) -> String {
         CacheFileName.direct(key) ?? "unnamed"
     }
@@ -45,32 +20,24 @@ import Testing
             ofItemAtPath: folder.url.appendingPathComponent(name(of: key)).path)
     }
 
-    private func bytesOnDisk() throws -> Int {
-        try folder.names.filter(CacheFileName.isRecord).reduce(0) { total, name in
-            let attributes = try FileManager.default.attributesOfItem(
-                atPath: folder.url.appendingPathComponent(name).path)
-            return total + ((attributes[.size] as? Int) ?? 0)
-        }
-    }
-
     @Test("opening with a quota reads no record, and counts the bytes on disk; a read then reads one file")
     func opensWithoutReading() throws {
         let writer = JSONFileQueryCache(directory: folder.url)
         for index in 0..<50 { try writer.save(index, for: QueryKey("n", index), savedAt: t0, expiresAt: nil) }
-        let fileSystem = ReadCounting()
+        let fileSystem = FaultyFileSystem()
         let cache = JSONFileQueryCache(directory: folder.url, byteQuota: 1 << 20, fileSystem: fileSystem)
         #expect(fileSystem.reads == 0)
-        #expect(cache.byteCount == (try bytesOnDisk()))
+        #expect(cache.byteCount == (try folder.recordBytes()))
         #expect(try cache.get(Int.self, for: QueryKey("n", 7))?.value == 7)
         #expect(fileSystem.reads == 1)
-        #expect(cache.byteCount == (try bytesOnDisk()), "the file read is counted once")
+        #expect(cache.byteCount == (try folder.recordBytes()), "the file read is counted once")
     }
 
     @Test("after a restart, unused files go first, oldest modification first; a newer version's stays, uncounted")
     func unreadFilesAreEvictedOldestFirst() throws {
         let writer = JSONFileQueryCache(directory: folder.url)
         for index in 0..<3 { try writer.save(index, for: QueryKey("r", index), savedAt: t0, expiresAt: nil) }
-        let record = try bytesOnDisk() / 3
+        let record = try folder.recordBytes() / 3
         // A newer version's record, older on disk than all: eviction reads it, leaves it, and stops counting it.
         let newer = #"{"format":"loft-cache/9","key":["v"],"savedAt":0,"type":"Int","value":1}"#
         try folder.write(newer, to: name(of: ["v"]))
@@ -103,7 +70,7 @@ import Testing
                     expiresAt: nil)
                 #expect(cache.byteCount <= quota)
             }
-            #expect(cache.byteCount == (try bytesOnDisk()), "round \(round)")
+            #expect(cache.byteCount == (try folder.recordBytes()), "round \(round)")
         }
     }
 }

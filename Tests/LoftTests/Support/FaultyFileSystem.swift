@@ -27,6 +27,10 @@ final class FaultyFileSystem: FileSystem {
     private let failure = Locked<Int32?>(nil)
     private let gate = Locked(Gate())
     private let written = Locked<[String]>([])
+    private let readCount = Locked(0)
+
+    /// How many files were read so far.
+    var reads: Int { readCount.withLock { $0 } }
 
     /// The file names of the records written so far, in order.
     var writes: [String] { written.withLock { $0 } }
@@ -92,7 +96,8 @@ final class FaultyFileSystem: FileSystem {
     }
 
     func read(_ path: String, limit: Int) throws(FileSystemError) -> Data? {
-        try real.read(path, limit: limit)
+        readCount.withLock { $0 += 1 }
+        return try real.read(path, limit: limit)
     }
 
     func writeAtomically(_ data: Data, to path: String, temporaryPath: String, flushes: Bool) throws(FileSystemError) {
