@@ -42,6 +42,14 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The database file at `path` is not a database this cache can read: garbage, truncated or damaged.
+    /// Nothing was read from it or written to it; moving it aside to start anew is the caller's choice (a
+    /// database provider may offer it as an option).
+    case corruptStore(path: String, reason: String)
+    /// The store at `path` cannot be used by this version: its schema is newer than this version knows, or
+    /// something that is not a database file (a link, a FIFO, a directory) is in its place. It is left as it is.
+    case unsupportedStore(path: String, reason: String)
+
     /// A sentence a user can act on.
     public var description: String {
         switch self {
@@ -64,6 +72,10 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
             "The default query cache was already configured; configure it once, at start-up."
         case .unavailable(let store, let reason):
             "The cache store \(store) cannot be reached (\(reason)); memory is up to date and the next call tries again."
+        case .corruptStore(let path, let reason):
+            "The database \(path) is damaged (\(reason)); nothing was read from it. Move it aside or remove it to start anew."
+        case .unsupportedStore(let path, let reason):
+            "The store at \(path) cannot be used by this version (\(reason)); it was left as it is."
         case .timedOut(let store, let operation, let seconds):
             "The cache store \(store) did not answer \(operation) within \(seconds) s; the next call uses a new connection."
         }

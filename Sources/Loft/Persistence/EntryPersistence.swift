@@ -95,15 +95,18 @@ package struct EntryPersistence: Sendable {
         if case .network = provider { true } else { false }
     }
 
-    /// Saves `value` as obtained at `now` in a local provider; expiry follows the configuration.
+    /// Whether the provider is called at once (memory or disk).
+    package var isLocal: Bool {
+        !isAwaited
+    }
+
+    /// The write of `value` as obtained at `now`, for a local provider; expiry follows the configuration.
     ///
-    /// - Returns: false, saving nothing, when the provider is on a network (save it with `saveAwaiting`).
-    package func saveLocally(_ value: any Sendable, for key: QueryKey, at now: SchedulerInstant) throws(CacheError)
-        -> Bool
+    /// - Throws: `CacheError.notCodable` when the value is not the entry's `Codable` type.
+    package func write(_ value: any Sendable, for key: QueryKey, at now: SchedulerInstant) throws(CacheError)
+        -> CacheWrite
     {
-        guard case .local(let cache) = provider else { return false }
-        try cache.save(try encodable(value, key), for: key, savedAt: now, expiresAt: expiry(now))
-        return true
+        CacheWrite(key: key, value: try encodable(value, key), savedAt: now, expiresAt: expiry(now))
     }
 
     /// Saves `value` as obtained at `now`, awaiting the provider.

@@ -4,8 +4,10 @@ import Dispatch
 /// client, on a serial queue of its own, counted by the client's work tracker.
 ///
 /// A save is queued under its key (and the cache it goes to) and the caller returns at once; the writer
-/// encodes and writes the queued values one at a time (a network provider's awaited in a task, so that no
-/// thread waits for it), keys in the order their first queued save came. A
+/// encodes and writes the queued values, keys in the order their first queued save came: the saves queued for
+/// one local cache one after another go to it in one call (`QueryCacheType.save(_:)`, one transaction in a
+/// database), a burst of at most `burstLimit`; a network provider's are awaited one at a time in a task, so
+/// that no thread waits for it. A
 /// newer save of a key replaces the one still queued, so only the latest value of a key is written; an entry
 /// queues its saves while it holds its lock, so they reach the writer in the order of its changes. Until a
 /// value is written, a read of its key through the writer (`pending`) gets it, so an entry made again for the
@@ -33,8 +35,8 @@ package final class PersistenceWriter: Sendable {
     private struct State: Sendable {
         var queued: [Slot: Save] = [:]
         var order = FIFO<Slot>()
-        /// The save being written, readable until it is on disk.
-        var writing: (slot: Slot, save: Save)?
+        /// The saves being written, readable until they are on disk.
+        var writing: [Slot: Save] = [:]
         var isDraining = false
         var flushWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -75,8 +77,7 @@ package final class PersistenceWriter: Sendable {
         let slot = Slot(key: key, cache: persistence.cacheIdentity)
         return state.withLock { state in
             if let queued = state.queued[slot] { return queued }
-            if let writing = state.writing, writing.slot == slot { return writing.save }
-            return nil
+            return state.writing[slot]
         }
     }
 
@@ -93,37 +94,83 @@ package final class PersistenceWriter: Sendable {
         }
     }
 
+    /// The most saves handed to a cache in one call: a burst large enough that a database's transaction costs
+    /// little per value, small enough that a flush waiting behind it waits little.
+    package static let burstLimit = 256
+
     /// Writes queued saves until none is left. A save to a network provider is awaited in a tracked task,
     /// which drains the rest on the queue once it is written: the queue's thread never waits for a network.
     private func drain() {
-        while let (slot, save) = next() {
-            do throws(CacheError) {
-                guard try save.persistence.saveLocally(save.value, for: slot.key, at: save.savedAt) else {
-                    tracker.spawn { [self] in
-                        do throws(CacheError) {
-                            try await save.persistence.saveAwaiting(save.value, for: slot.key, at: save.savedAt)
-                        } catch {
-                            events.send(.persistenceFailed(slot.key, error: error))
-                        }
-                        start()
+        while let burst = nextBurst() {
+            guard case .local(let cache) = burst[0].save.persistence.provider else {
+                let (slot, save) = burst[0]
+                tracker.spawn { [self] in
+                    do throws(CacheError) {
+                        try await save.persistence.saveAwaiting(save.value, for: slot.key, at: save.savedAt)
+                    } catch {
+                        events.send(.persistenceFailed(slot.key, error: error))
                     }
-                    return
+                    start()
                 }
-            } catch {
-                events.send(.persistenceFailed(slot.key, error: error))
+                return
             }
+            write(burst, to: cache)
         }
     }
 
-    /// Takes the next save to write (the previous one is written); nil, and the writer stops, when none is left.
-    private func next() -> (Slot, Save)? {
-        let (next, waiters) = state.withLock { state -> ((Slot, Save)?, [CheckedContinuation<Void, Never>]) in
-            state.writing = nil
-            while let slot = state.order.popFirst() {
-                guard let save = state.queued.removeValue(forKey: slot) else { continue }
-                state.writing = (slot, save)
-                return ((slot, save), [])
+    /// Encodes a burst of saves to one local cache and hands it over in one call; reports each failure.
+    private func write(_ burst: [(slot: Slot, save: Save)], to cache: any QueryCacheType) {
+        var failures: [QueryKey: CacheError] = [:]
+        var writes: [CacheWrite] = []
+        writes.reserveCapacity(burst.count)
+        for (slot, save) in burst {
+            do throws(CacheError) {
+                writes.append(try save.persistence.write(save.value, for: slot.key, at: save.savedAt))
+            } catch {
+                failures[slot.key] = error
             }
+        }
+        failures.merge(writes.count == 1 ? single(writes[0], to: cache) : cache.save(writes)) { first, _ in first }
+        for (slot, _) in burst {
+            if let error = failures[slot.key] { events.send(.persistenceFailed(slot.key, error: error)) }
+        }
+    }
+
+    /// One write, by the cache's own `save` (what most bursts are: one key changed).
+    private func single(_ write: CacheWrite, to cache: any QueryCacheType) -> [QueryKey: CacheError] {
+        do throws(CacheError) {
+            try cache.save(write.value, for: write.key, savedAt: write.savedAt, expiresAt: write.expiresAt)
+            return [:]
+        } catch {
+            return [write.key: error]
+        }
+    }
+
+    /// Takes the next burst to write (the previous one is written): the next queued save, and the saves queued
+    /// after it for the same local cache (an object, so that it is known to be the same). Nil, and the writer
+    /// stops, when none is left.
+    private func nextBurst() -> [(slot: Slot, save: Save)]? {
+        let (next, waiters) = state.withLock {
+            state -> ([(slot: Slot, save: Save)]?, [CheckedContinuation<Void, Never>]) in
+            state.writing = [:]
+            var burst: [(slot: Slot, save: Save)] = []
+            while let slot = state.order.first, burst.count < Self.burstLimit {
+                guard let save = state.queued[slot] else {
+                    _ = state.order.popFirst()
+                    continue
+                }
+                if let first = burst.first {
+                    guard first.save.persistence.isLocal, let cache = first.slot.cache, slot.cache == cache else {
+                        break
+                    }
+                }
+                _ = state.order.popFirst()
+                state.queued[slot] = nil
+                state.writing[slot] = save
+                burst.append((slot, save))
+                if !save.persistence.isLocal || slot.cache == nil { break }
+            }
+            if !burst.isEmpty { return (burst, []) }
             state.isDraining = false
             defer { state.flushWaiters = [] }
             return (nil, state.flushWaiters)

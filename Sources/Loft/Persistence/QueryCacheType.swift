@@ -54,9 +54,31 @@ public protocol QueryCacheType: Sendable {
     ///
     /// - Throws: `CacheError.readFailed` when the store cannot be listed.
     func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey]
+
+    /// Stores several values, as many calls of `save(_:for:savedAt:expiresAt:)` in their order would. A
+    /// client's writer hands each burst of queued saves of a cache to one call (the latest value of each key,
+    /// so the keys are distinct); a provider that can store them together (in one transaction) implements it.
+    /// Default: saves them one by one.
+    ///
+    /// - Parameter writes: the values, with their keys and times.
+    /// - Returns: the error of each write that failed, by key; every other write is stored.
+    func save(_ writes: [CacheWrite]) -> [QueryKey: CacheError]
 }
 
 extension QueryCacheType {
+    /// Saves each value in turn with `save(_:for:savedAt:expiresAt:)`, collecting the failures.
+    public func save(_ writes: [CacheWrite]) -> [QueryKey: CacheError] {
+        var failures: [QueryKey: CacheError] = [:]
+        for write in writes {
+            do throws(CacheError) {
+                try save(write.value, for: write.key, savedAt: write.savedAt, expiresAt: write.expiresAt)
+            } catch {
+                failures[write.key] = error
+            }
+        }
+        return failures
+    }
+
     /// Throws `CacheError.unavailable`: a provider that does not list its keys keeps no offline journal.
     public func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey] {
         throw .unavailable(store: "\(Self.self)", reason: "it cannot list its keys (keys(under:))")

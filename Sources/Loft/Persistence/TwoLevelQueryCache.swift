@@ -35,6 +35,16 @@ public final class TwoLevelQueryCache: QueryCacheType {
         try disk.save(value, for: key, savedAt: savedAt, expiresAt: expiresAt)
     }
 
+    /// Saves each value to memory, then the ones memory took to disk in one call (a disk that stores a batch in
+    /// one transaction gets the whole burst).
+    ///
+    /// - Returns: the first level's errors (those values are not saved), and the disk's (memory holds those).
+    public func save(_ writes: [CacheWrite]) -> [QueryKey: CacheError] {
+        var failures = memory.save(writes)
+        failures.merge(disk.save(writes.filter { failures[$0.key] == nil }), uniquingKeysWith: { first, _ in first })
+        return failures
+    }
+
     /// Reads from memory, else from disk (and keeps the value in memory).
     ///
     /// - Throws: as the disk's `get`; a value in memory that no longer decodes is dropped and read from disk.

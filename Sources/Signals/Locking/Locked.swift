@@ -14,7 +14,13 @@
     package typealias LockPrimitive = pthread_mutex_t
 #endif
 
-/// The project's one lock: a value of `State` that is only ever touched with the lock held.
+/// The project's one lock: a value of `State` that is only ever touched with the lock held. Public so that
+/// Loft's add-ons (and a provider a user writes) guard their state with the same lock.
+///
+/// ```swift
+/// let hits = Locked(0)
+/// hits.withLock { $0 += 1 }
+/// ```
 ///
 /// It is a pthread mutex on Linux (error-checking in debug builds, so a re-entrant `withLock` crashes a test
 /// instead of deadlocking it) and an `os_unfair_lock` on Apple platforms. `Synchronization.Mutex` is not used
@@ -24,19 +30,19 @@
 ///
 /// > Important: never call out (a subscriber, a user closure, a continuation, a scheduler) inside `body`:
 /// > compute what to do under the lock, release it, then act.
-@usableFromInline
-package struct Locked<State> {
+public struct Locked<State> {
     @usableFromInline let storage: LockedStorage<State>
 
     /// Makes a lock that guards `initialState`.
     @inlinable
-    package init(_ initialState: State) {
+    public init(_ initialState: State) {
         storage = LockedStorage.make(initialState)
     }
 
-    /// Runs `body` with exclusive access to the state.
+    /// Runs `body` with exclusive access to the state, and returns its result. Calling `withLock` again from
+    /// `body` is a programming error: a debug build stops there, instead of deadlocking.
     @inlinable
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, lock in
             LockOperations.lock(lock)
             #if DEBUG
