@@ -9,13 +9,16 @@ let package = Package(
         .library(name: "Loft", targets: ["Loft"]),
         .library(name: "LoftTesting", targets: ["LoftTesting"]),
         .executable(name: "Playground", targets: ["Playground"]),
+        // The Playground's tour as a library: an add-on runs it with its own provider (`--cache sqlite`).
+        .library(name: "LoftPlayground", targets: ["LoftPlayground"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
         .target(name: "Signals"),
         .target(name: "Loft", dependencies: ["Signals"]),
         .target(name: "LoftTesting", dependencies: ["Loft"]),
-        .executableTarget(name: "Playground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures"]),
+        .target(name: "LoftPlayground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures", "Main"]),
+        .executableTarget(name: "Playground", dependencies: ["LoftPlayground"], path: "Playground/Main"),
         .executableTarget(
             name: "Benchmarks", dependencies: ["Loft"], path: "Benchmarks",
             exclude: ["README.md", "Results.md", "InstructionCounts.md", "headline.py"]),

@@ -12,13 +12,16 @@ final class TourContext: Sendable {
     let api: any TourAPI
     let client: QueryClient
     let users: Query<Void, [User]>
-    /// Where the persisted-cache step keeps its files.
+    /// Where the persistence steps keep their files.
     let cacheDirectory: URL
+    /// The provider they save with.
+    let cache: PlaygroundTour.Cache
 
-    init(api: any TourAPI, client: QueryClient, cacheDirectory: URL) {
+    init(api: any TourAPI, client: QueryClient, cacheDirectory: URL, cache: PlaygroundTour.Cache) {
         self.api = api
         self.client = client
         self.cacheDirectory = cacheDirectory
+        self.cache = cache
         users = Query(key: "users", options: QueryOptions(retry: .never, tags: ["users"]), client: client) {
             try await api.users()
         }

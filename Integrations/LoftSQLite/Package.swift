@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "LoftSQLiteBenchmarks", dependencies: ["LoftSQLite", grdb], path: "Benchmarks"),
         .executableTarget(
             name: "LoftSQLitePlayground",
-            dependencies: ["LoftSQLite"], path: "Playground"),
+            dependencies: ["LoftSQLite", .product(name: "LoftPlayground", package: "Loft")], path: "Playground"),
         .testTarget(
             name: "LoftSQLiteTests",
             dependencies: ["LoftSQLite", .product(name: "LoftTesting", package: "Loft"), grdb]),

@@ -34,7 +34,7 @@ let offlineMutationStep = TourStep(
     }
 
     // First run: offline; the two saves are paused and saved in the persistent cache.
-    let before = QueryClient(cache: JSONFileQueryCache(directory: folder), isOnline: false)
+    let before = QueryClient(cache: try tour.cache.open(folder), isOnline: false)
     let (listBefore, watchingBefore) = followPending(of: before, as: "before the restart,")
     let add = Mutation<String, Int>(
         client: before, options: MutationOptions(scope: "todos", mutationKey: addKey)
@@ -46,7 +46,7 @@ let offlineMutationStep = TourStep(
 
     // The restart: a new client on the same folder finds the calls by their mutation key (defaults match by
     // key prefix: these serve every key under "todos").
-    let after = QueryClient(cache: JSONFileQueryCache(directory: folder), isOnline: false)
+    let after = QueryClient(cache: try tour.cache.open(folder), isOnline: false)
     let (listAfter, watchingAfter) = followPending(of: after, as: "after the restart,")
     after.setMutationDefaults(MutationDefaults<String, Int> { todo, call in server.add(todo, call) }, for: "todos")
     let resumed = after.resumePausedMutations()

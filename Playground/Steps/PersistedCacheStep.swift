@@ -3,8 +3,9 @@ import Loft
 
 let persistedCacheStep = TourStep(title: "Persisted cache: data survives a restart (run the Playground twice)") {
     tour in
-    // A client of its own, saving every value it fetches to JSON files, and showing saved values at once.
-    let disk = JSONFileQueryCache(directory: tour.cacheDirectory)
+    // A client of its own, saving every value it fetches to disk (JSON files by default), and showing saved
+    // values at once.
+    let disk = try tour.cache.open(tour.cacheDirectory)
     let client = QueryClient(cache: disk, cacheConfig: QueryCacheConfig(usagePolicy: .useAndThenFetch))
     let users = Query(key: "users", options: QueryOptions(retry: .never), client: client) {
         try await tour.api.users()
@@ -21,7 +22,8 @@ let persistedCacheStep = TourStep(title: "Persisted cache: data survives a resta
     let fetched = await settled(users)
     // Saves are written behind the caller, by the client's writer: flush before the process can end.
     await client.flush()
-    lines.append("then fetched: \(UsersRenderer().view(for: fetched.state)), saved in \(disk.directory.path)")
-    lines.append("run `swift run Playground` again: this step will start from the disk.")
+    let place = "\(tour.cacheDirectory.path) (\(tour.cache.name))"
+    lines.append("then fetched: \(UsersRenderer().view(for: fetched.state)), saved in \(place)")
+    lines.append("run the Playground again (same --cache-dir): this step will start from the disk.")
     return lines
 }

@@ -30,7 +30,8 @@ import Loft
 public final class SQLiteQueryCache: QueryCacheType {
     /// The largest value read back (64 MiB): a larger one is a `corruptEntry`, not a load.
     public static let maximumValueBytes = 64 << 20
-    /// The reads whose use is kept in memory before it is written without waiting for a save.
+    /// How many keys read since the last write have their use kept in memory; past it, the uses are written
+    /// without waiting for a save.
     static let readLogLimit = 4_096
 
     /// The database file.
@@ -124,9 +125,12 @@ public final class SQLiteQueryCache: QueryCacheType {
         var failures: [QueryKey: CacheError] = [:]
         var rows: [EncodedRow] = []
         rows.reserveCapacity(writes.count)
+        let encoder = JSONEncoder()
         for write in writes {
             do throws(CacheError) {
-                rows.append(try encode(write.value, for: write.key, savedAt: write.savedAt, expiresAt: write.expiresAt))
+                rows.append(
+                    try encode(
+                        write.value, for: write.key, savedAt: write.savedAt, expiresAt: write.expiresAt, with: encoder))
             } catch {
                 failures[write.key] = error
             }
@@ -243,11 +247,12 @@ public final class SQLiteQueryCache: QueryCacheType {
     }
 
     private func encode<Value: Encodable>(
-        _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
+        _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?,
+        with encoder: JSONEncoder = JSONEncoder()
     ) throws(CacheError) -> EncodedRow {
         let data: Data
         do {
-            data = try JSONEncoder().encode(value)
+            data = try encoder.encode(value)
         } catch {
             throw .encodingFailed(key: key, type: "\(Value.self)", reason: "\(error)")
         }
@@ -341,8 +346,8 @@ public final class SQLiteQueryCache: QueryCacheType {
 
     // MARK: - Reads' uses
 
-    /// Records a read as the latest use of its key; past `readLogLimit` reads, writes them without waiting for
-    /// a save (on GRDB's writer, never the reader's thread).
+    /// Records a read as the latest use of its key; once `readLogLimit` keys are kept, writes their uses
+    /// without waiting for a save (on GRDB's writer, never the reader's thread).
     private func noteRead(_ text: String) {
         let isFull = uses.withLock { uses in
             uses.latest += 1

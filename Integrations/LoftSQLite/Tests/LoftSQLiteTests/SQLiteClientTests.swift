@@ -104,6 +104,29 @@ import Testing
         _ = queries
     }
 
+    @Test("a write the database refuses is a persistenceFailed event; memory has the value, the old row stays")
+    func failedWriteIsAnEvent() async throws {
+        let cache = try SQLiteQueryCache(file: folder.database)
+        let harness = TestQueryClient(cache: cache)
+        harness.client.setQueryData(User(id: 1, name: "Ada"), for: "me")
+        await harness.client.flush()
+        // The database may not grow past its pages, as on a full disk.
+        try await cache.pool.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+        }
+        harness.client.setQueryData(User(id: 1, name: String(repeating: "A", count: 100_000)), for: "me")
+        await harness.client.flush()
+        let failures = harness.events.values.compactMap { event -> CacheError? in
+            guard case .persistenceFailed("me", let error) = event else { return nil }
+            return error as? CacheError
+        }
+        #expect(failures.count == 1)
+        if case .writeFailed = failures.first {} else { Issue.record("expected writeFailed: \(failures)") }
+        #expect(try harness.client.getQueryData("me", as: User.self)?.name.count == 100_000)
+        #expect(try cache.get(for: "me", as: User.self)?.name == "Ada")
+    }
+
     @Test("calls paused offline are rows of the same database, and resume after a restart")
     func offlineJournal() async throws {
         let addKey: QueryKey = ["todos", "add"]

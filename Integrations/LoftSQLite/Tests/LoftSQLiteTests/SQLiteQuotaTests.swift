@@ -84,6 +84,20 @@ import Testing
         #expect(try stored(reopened) == ["a", "c", "d"])
     }
 
+    @Test("past readLogLimit reads without a write, their order is written on GRDB's writer without a save")
+    func readsAloneAreWritten() throws {
+        let cache = try SQLiteQueryCache(file: folder.database)
+        let limit = SQLiteQueryCache.readLogLimit
+        _ = cache.save((0..<limit + 100).map { CacheWrite(key: ["n", $0], value: $0, savedAt: t0) })
+        // The log holds a key once: `limit` different keys fill it.
+        for index in 0..<limit { _ = try cache.get(Int.self, for: ["n", index]) }
+        // GRDB's writer runs one thing at a time: a write queued after the reads' runs after their write.
+        let order = try cache.pool.write { db in
+            try String.fetchAll(db, sql: "SELECT key FROM loft_entries ORDER BY last_read DESC LIMIT 1")
+        }
+        #expect(order == [SQLiteKeyText.text(of: ["n", limit - 1])])
+    }
+
     @Test("the totals opening reads are the rows' own, across restarts and quota evictions")
     func totalsMatchTheRows() throws {
         for round in 0..<3 {

@@ -1,16 +1,46 @@
 import Foundation
 import Loft
 
-/// A key as the text the database stores it by: its canonical JSON (its parts, dictionary parts sorted, `-0.0`
-/// as `0`), so that equal keys are one row and the keys under a prefix are one range of the key index.
+/// A key as the text the database stores it by: its canonical JSON (its parts as `QueryKey.Part` encodes them,
+/// dictionary parts sorted), so that equal keys are one row and the keys under a prefix are one range of the
+/// key index.
 enum SQLiteKeyText {
     /// The text of `key`.
     static func text(of key: QueryKey) -> String {
+        plainText(of: key) ?? encodedText(of: key)
+    }
+
+    /// The text JSONEncoder writes (sorted keys, slashes unescaped): the definition of the text.
+    static func encodedText(of key: QueryKey) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding parts cannot fail: they are strings, numbers, booleans and dictionaries of those.
-        let data = (try? encoder.encode(QueryKey(parts: key.parts.map(normalized)))) ?? Data(key.description.utf8)
+        let data = (try? encoder.encode(key)) ?? Data(key.description.utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The same text, written directly for the common keys (integers, booleans, and strings of printable
+    /// ASCII without `"` or `\`, which JSON writes as they are); nil for any other key. A save and a read
+    /// make the key's text each time: this keeps JSONEncoder (a microsecond and more) off their paths.
+    static func plainText(of key: QueryKey) -> String? {
+        var text = "["
+        for (index, part) in key.parts.enumerated() {
+            if index > 0 { text.append(",") }
+            switch part {
+            case .int(let value): text.append(String(value))
+            case .bool(let value): text.append(value ? "true" : "false")
+            case .string(let value):
+                guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
+                    return nil
+                }
+                text.append("\"")
+                text.append(value)
+                text.append("\"")
+            default: return nil
+            }
+        }
+        text.append("]")
+        return text
     }
 
     /// The key a stored text names, or nil when the text is not a key's.
@@ -28,13 +58,5 @@ enum SQLiteKeyText {
         let exact = text(of: prefix)
         let open = exact.dropLast()
         return (exact, open + ",", open + "-")
-    }
-
-    private static func normalized(_ part: QueryKey.Part) -> QueryKey.Part {
-        switch part {
-        case .double(let value) where value == 0: .double(0)
-        case .dictionary(let parts): .dictionary(parts.mapValues(normalized))
-        default: part
-        }
     }
 }
