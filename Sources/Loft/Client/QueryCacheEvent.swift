@@ -11,6 +11,22 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     case fetchStarted(QueryKey, reason: FetchReason)
     /// A fetch of `key` ended: `nil` on success, else the error (a cancellation is `QueryError.cancelled`).
     case fetchFinished(QueryKey, error: (any Error)?)
+    /// An attempt of the fetch of `key` failed with `error` and another will follow: `failureCount` attempts
+    /// have failed so far.
+    case fetchRetrying(QueryKey, failureCount: Int, error: any Error)
+    /// The fetch of `key` waits for the network (or the focus), before an attempt.
+    case fetchPaused(QueryKey)
+    /// The fetch of `key` goes on after a pause.
+    case fetchContinued(QueryKey)
+    /// A read of `key` that fetches only when it must (`fetchQuery`, `prefetchQuery`, `ensureQueryData`, a
+    /// query's `value()`) was answered from the cache (`fromCache`: memory, or a valid stored value under
+    /// `.useInsteadOfFetching`: a hit), or waits for a fetch it started or joined (a miss).
+    case served(QueryKey, fromCache: Bool)
+    /// The latest value of `key` was written to the persistent cache (by the client's writer).
+    case saved(QueryKey)
+    /// Garbage collection removed the entry of `key` (`gcTime` after its last observer left); `removed`
+    /// follows.
+    case collected(QueryKey)
     /// The data of `key` was read back from the persistent cache (at start-up, or as the fallback of a failed
     /// fetch).
     case restored(QueryKey)
@@ -29,7 +45,9 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .mutation(let event): event.info.mutationKey ?? "mutation"
         case .changesMissed: QueryKey(parts: [])
         case .added(let key), .updated(let key), .removed(let key), .restored(let key): key
+        case .fetchPaused(let key), .fetchContinued(let key), .saved(let key), .collected(let key): key
         case .fetchStarted(let key, _), .fetchFinished(let key, _), .persistenceFailed(let key, _): key
+        case .fetchRetrying(let key, _, _), .served(let key, _): key
         }
     }
 
@@ -44,6 +62,13 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .fetchFinished(let key, nil): "fetchFinished \(key)"
         case .fetchFinished(let key, let error?): "fetchFinished \(key) failed: \(error)"
         case .persistenceFailed(let key, let error): "persistenceFailed \(key): \(error)"
+        case .fetchRetrying(let key, let failureCount, let error):
+            "fetchRetrying \(key) after \(failureCount) failed attempt(s): \(error)"
+        case .fetchPaused(let key): "fetchPaused \(key)"
+        case .fetchContinued(let key): "fetchContinued \(key)"
+        case .served(let key, let fromCache): "served \(key) \(fromCache ? "from the cache" : "by a fetch")"
+        case .saved(let key): "saved \(key)"
+        case .collected(let key): "collected \(key)"
         case .mutation(let event): "\(event)"
         case .changesMissed(let source): "changesMissed from \(source): every entry is stale"
         }

@@ -136,7 +136,9 @@ public final class QueryClient: Sendable {
             scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
         mutationCache = MutationCache(context: context) { cache ?? QueryPersistenceDefaults.cache }
         // The links hold the entry table and the context, not the client (see `ClientContext`); `deinit` cuts them.
-        context.setCollector { [state, context] entry in Self.remove(entry, from: state, context: context) }
+        context.setCollector { [state, context] entry in
+            Self.remove(entry, from: state, context: context, isCollected: true)
+        }
         context.setFinder { [state] key in state.withLock { $0.entries[key] } }
         context.environment.update { conditions in
             conditions.isFocused = isFocused
@@ -225,8 +227,11 @@ public final class QueryClient: Sendable {
         Self.remove(entry, from: state, context: context)
     }
 
-    /// `remove(_:)`, for garbage collection, which reaches the entry table but not the client.
-    private static func remove(_ entry: QueryCacheEntry, from state: Locked<State>, context: ClientContext) {
+    /// `remove(_:)`, for garbage collection (`isCollected`, said by a `collected` event), which reaches the entry
+    /// table but not the client.
+    private static func remove(
+        _ entry: QueryCacheEntry, from state: Locked<State>, context: ClientContext, isCollected: Bool = false
+    ) {
         let removed = state.withLock { state -> Bool in
             guard state.entries[entry.key] === entry else { return false }
             state.entries[entry.key] = nil
@@ -236,6 +241,7 @@ public final class QueryClient: Sendable {
         }
         guard removed else { return }
         entry.send(.removed)
+        if isCollected { context.emit(.collected(entry.key)) }
         context.emit(.removed(entry.key))
     }
 

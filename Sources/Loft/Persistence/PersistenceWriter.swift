@@ -14,7 +14,8 @@ import Dispatch
 /// key restores the latest value, not the one on disk.
 ///
 /// **Behavior**
-/// - A failure to save is sent on the client's events as `persistenceFailed`; the other saves go on.
+/// - Each value written is sent on the client's events as `saved`, a failure to save as `persistenceFailed`;
+///   the other saves go on.
 /// - `waitUntilIdle()` waits for the writer (it is tracked work), and so does `flush()`.
 /// - A crash of the process loses the values still queued, at most; what was written keeps the cache's
 ///   own guarantees (a whole old or new record).
@@ -107,6 +108,7 @@ package final class PersistenceWriter: Sendable {
                 tracker.spawn { [self] in
                     do throws(CacheError) {
                         try await save.persistence.saveAwaiting(save.value, for: slot.key, at: save.savedAt)
+                        events.send(.saved(slot.key))
                     } catch {
                         events.send(.persistenceFailed(slot.key, error: error))
                     }
@@ -132,7 +134,7 @@ package final class PersistenceWriter: Sendable {
         }
         failures.merge(writes.count == 1 ? single(writes[0], to: cache) : cache.save(writes)) { first, _ in first }
         for (slot, _) in burst {
-            if let error = failures[slot.key] { events.send(.persistenceFailed(slot.key, error: error)) }
+            events.send(failures[slot.key].map { .persistenceFailed(slot.key, error: $0) } ?? .saved(slot.key))
         }
     }
 

@@ -12,9 +12,11 @@ extension EntryStateMachine {
         case .explicit, .trigger:
             break
         case .ifStale(let staleTime):
-            if hasData, !Staleness.isStale(snapshot, judgedBy: staleTime, at: now) { return answer(waiter, &output) }
+            if hasData, !Staleness.isStale(snapshot, judgedBy: staleTime, at: now) {
+                return serve(waiter, fromCache: true, &output)
+            }
         case .ifMissing:
-            if hasData { return answer(waiter, &output) }
+            if hasData { return serve(waiter, fromCache: true, &output) }
         case .appear(let staleTime, let trigger):
             guard isEnabled(observer) else { return answer(waiter, &output) }
             if hasData {
@@ -35,6 +37,7 @@ extension EntryStateMachine {
             output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
             return
         }
+        if intent.isRead { output.actions.append(.emit(.served(key, fromCache: false))) }
         lastRequest = Boxed(request)
         if fetch != nil {
             // Mutated in place: copying the fetch would copy every waiter on each join.
@@ -61,7 +64,9 @@ extension EntryStateMachine {
                 let mode: EntryEvent.WriteMode = stored.version == nil ? .ifMissing : .always
                 setData(stored.value, stored.savedAt, mode, .restored(version: stored.version), nil, nil, &output)
             }
-            if snapshot.data != nil { return answer(waiter, &output) }
+            if snapshot.data != nil {
+                return intent.isRead ? serve(waiter, fromCache: true, &output) : answer(waiter, &output)
+            }
         }
         var request = request
         request.hasCheckedStore = true
@@ -93,6 +98,12 @@ extension EntryStateMachine {
     mutating func join(_ waiter: EntryWaiter, skipsPaused: Bool, _ output: inout Output) {
         guard fetch != nil, !(skipsPaused && snapshot.fetchStatus == .paused) else { return answer(waiter, &output) }
         updateFetch { _ = $0.waiters.insert(waiter) }
+    }
+
+    /// Answers a read (`FetchIntent.isRead`) from the cache, and says so (`served`).
+    private func serve(_ waiter: EntryWaiter?, fromCache: Bool, _ output: inout Output) {
+        output.actions.append(.emit(.served(key, fromCache: fromCache)))
+        answer(waiter, &output)
     }
 
     /// Answers a waiter whose request needs no fetch: with the data, or, with none, as a disabled query.

@@ -17,6 +17,15 @@ package enum FetchIntent: Sendable, Equatable {
     /// A polling tick: nothing while the observer is disabled, or unfocused unless `inBackground`.
     case interval(inBackground: Bool)
 
+    /// Whether the intent is a read that fetches only when it must (`ifStale`, `ifMissing`): its answer is a
+    /// hit or a miss of the cache (`QueryCacheEvent.served`).
+    var isRead: Bool {
+        switch self {
+        case .ifStale, .ifMissing: true
+        case .explicit, .trigger, .appear, .interval: false
+        }
+    }
+
     /// The intent of a refetch the entry chose for `reason`: an invalidation or a bulk refetch (`.invalidation`,
     /// `.manual`) replaces a fetch in flight of an entry that has data, as an explicit refetch does, since that
     /// fetch may have started before the change it announces (TanStack's `cancelRefetch`); focus, reconnect

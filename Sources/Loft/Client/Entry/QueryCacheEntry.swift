@@ -447,9 +447,15 @@ package final class QueryCacheEntry: Sendable {
         let outcome = await retryer.run(
             reporting: { [self] progress in
                 switch progress {
-                case .retrying(let failureCount, _): send(.attemptFailed(fetch: id, failureCount: failureCount))
-                case .paused: send(.fetchPaused(fetch: id))
-                case .continued: send(.fetchContinued(fetch: id))
+                case .retrying(let failureCount, let error):
+                    send(.attemptFailed(fetch: id, failureCount: failureCount))
+                    context.emit(.fetchRetrying(key, failureCount: failureCount, error: error))
+                case .paused:
+                    send(.fetchPaused(fetch: id))
+                    context.emit(.fetchPaused(key))
+                case .continued:
+                    send(.fetchContinued(fetch: id))
+                    context.emit(.fetchContinued(key))
                 }
             }, request.fetch)
         switch outcome {

@@ -21,27 +21,27 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "ifStale: data fresh for the staleTime answers the caller from the cache",
             [.write(0, 1), .fetch(10, .ifStale(.seconds(30)), waiter: 1)],
-            [.resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
         MachineScript(
             "ifStale: data as old as the staleTime is stale and fetches",
             [.write(0, 1), .fetch(30, .ifStale(.seconds(30)), waiter: 1)],
-            MachineScript.started(1, .manual)),
+            [.emit(.served(key, fromCache: false))] + MachineScript.started(1, .manual)),
         MachineScript(
             "ifMissing: any data answers, whatever its age",
             [.write(0, 1), .fetch(1_000, .ifMissing, waiter: 1)],
-            [.resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
         MachineScript(
             "no data is stale whatever the staleTime; the fetch records first use",
             [.fetch(0, .ifStale(.infinity), waiter: 1)],
-            MachineScript.started(1, .firstUse)),
+            [.emit(.served(key, fromCache: false))] + MachineScript.started(1, .firstUse)),
         MachineScript(
             "invalidated data is stale even for an infinite staleTime",
             [.write(0, 1), .at(1, .invalidated(.none)), .fetch(2, .ifStale(.infinity), waiter: 1)],
-            MachineScript.started(1, .manual)),
+            [.emit(.served(key, fromCache: false))] + MachineScript.started(1, .manual)),
         MachineScript(
             "static data stays fresh even invalidated",
             [.write(0, 1), .at(1, .invalidated(.none)), .fetch(2, .ifStale(.static), waiter: 1)],
-            [.resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
         MachineScript(
             "appear: fresh data and refetchOnAppear ifStale answer; nothing starts",
             [.write(0, 1), .fetch(5, .appear(.seconds(10), .ifStale), waiter: 1)],
@@ -56,6 +56,34 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             [.resume(waiter(1), .success(1))]),
     ]
 
+    /// A read that fetches only when it must says whether the cache answered it (a hit) or a fetch will (a miss);
+    /// other intents say nothing.
+    static let served: [MachineScript] = [
+        MachineScript(
+            "a hit: fresh data answers a read, served from the cache",
+            [.write(0, 1), .fetch(1, .ifStale(.seconds(30)), waiter: 1)],
+            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
+        MachineScript(
+            "a miss: a read that starts a fetch is served by it",
+            [.fetch(0, .ifMissing, waiter: 1)],
+            [.emit(.served(key, fromCache: false))] + MachineScript.started(1, .firstUse)),
+        MachineScript(
+            "a miss: a read that joins a fetch in flight is served by it",
+            [.fetch(0, .explicit), .fetch(1, .ifMissing, waiter: 1)],
+            [.emit(.served(key, fromCache: false))]),
+        MachineScript(
+            "an explicit refetch is no read: nothing is served",
+            [.write(0, 1), .fetch(1, .explicit)],
+            MachineScript.started(1, .manual)),
+        MachineScript(
+            "an appearing query is no read: nothing is served",
+            [.write(0, 1), .fetch(1, .appear(.seconds(30), .ifStale), waiter: 1)],
+            [.resume(waiter(1), .success(1))]),
+    ]
+
+    @Test("served: hits and misses of reads", arguments: served)
+    func servedTable(_ row: MachineScript) { row.check() }
+
     @Test("freshness", arguments: freshness)
     func freshnessTable(_ row: MachineScript) { row.check() }
 
@@ -63,7 +91,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "a second request joins the fetch in flight",
             [.fetch(0, .ifStale(.zero), waiter: 1), .fetch(0, .ifStale(.zero), waiter: 2)],
-            []),
+            [.emit(.served(key, fromCache: false))]),
         MachineScript(
             "a trigger joins the fetch in flight",
             [.fetch(0, .ifStale(.zero)), .fetch(1, .trigger, reason: .focus)],
@@ -476,7 +504,10 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                         MachineScript.request(.firstUse), .ifStale(.zero), observer: nil, waiter: waiter(1),
                         isValid: true, stored: CachedValue(value: 4, savedAt: at(0)))),
             ],
-            [.emit(.updated(key)), .emit(.restored(key)), .resume(waiter(1), .success(4))],
+            [
+                .emit(.updated(key)), .emit(.restored(key)), .emit(.served(key, fromCache: true)),
+                .resume(waiter(1), .success(4)),
+            ],
             holds: { $0.isRestored }),
         MachineScript(
             "useInsteadOfFetching: with no valid value the fetcher is called",
@@ -489,7 +520,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                         isValid: false, stored: nil)),
             ],
             [
-                .emit(.fetchStarted(key, reason: .firstUse)),
+                .emit(.served(key, fromCache: false)), .emit(.fetchStarted(key, reason: .firstUse)),
                 .startFetch(id: 1, MachineScript.request(.firstUse, hasCheckedStore: true)),
             ]),
         MachineScript(
