@@ -36,8 +36,8 @@ package final class PersistenceWriter: Sendable {
     private struct State: Sendable {
         var queued: [Slot: Save] = [:]
         var order = FIFO<Slot>()
-        /// The saves being written, readable until they are on disk.
-        var writing: [Slot: Save] = [:]
+        /// The saves being written (the burst in hand), readable until they are on disk.
+        var writing: [(slot: Slot, save: Save)] = []
         var isDraining = false
         var flushWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -78,7 +78,7 @@ package final class PersistenceWriter: Sendable {
         let slot = Slot(key: key, cache: persistence.cacheIdentity)
         return state.withLock { state in
             if let queued = state.queued[slot] { return queued }
-            return state.writing[slot]
+            return state.writing.last { $0.slot == slot }?.save
         }
     }
 
@@ -154,7 +154,6 @@ package final class PersistenceWriter: Sendable {
     private func nextBurst() -> [(slot: Slot, save: Save)]? {
         let (next, waiters) = state.withLock {
             state -> ([(slot: Slot, save: Save)]?, [CheckedContinuation<Void, Never>]) in
-            state.writing = [:]
             var burst: [(slot: Slot, save: Save)] = []
             while let slot = state.order.first, burst.count < Self.burstLimit {
                 guard let save = state.queued[slot] else {
@@ -168,10 +167,10 @@ package final class PersistenceWriter: Sendable {
                 }
                 _ = state.order.popFirst()
                 state.queued[slot] = nil
-                state.writing[slot] = save
                 burst.append((slot, save))
                 if !save.persistence.isLocal || slot.cache == nil { break }
             }
+            state.writing = burst
             if !burst.isEmpty { return (burst, []) }
             state.isDraining = false
             defer { state.flushWaiters = [] }
