@@ -27,9 +27,14 @@ public enum PlaygroundTour {
         public static let json = Cache(name: "json") { JSONFileQueryCache(directory: $0) }
     }
 
-    /// Runs the tour as `arguments` ask, with `caches` to choose from (the first is the default); returns the
-    /// process's exit status.
-    public static func run(arguments: [String], caches: [Cache] = [.json]) async -> Int32 {
+    /// A tool shown beside the tour (`--devtools`): started on the tour's client before the first step, it
+    /// gives the address to print and how to stop it.
+    public typealias Attachment =
+        @Sendable (QueryClient) async throws -> (address: String, stop: @Sendable () async -> Void)
+
+    /// Runs the tour as `arguments` ask, with `caches` to choose from (the first is the default) and, with
+    /// `--devtools`, `devtools` mounted on its client; returns the process's exit status.
+    public static func run(arguments: [String], caches: [Cache] = [.json], devtools: Attachment? = nil) async -> Int32 {
         if arguments.contains("--signals") {
             print("Signals: the reactive layer under Loft.\n")
             for (number, step) in signalsTour.enumerated() {
@@ -86,6 +91,23 @@ public enum PlaygroundTour {
             cache = chosen
         }
 
+        var stopDevtools: (@Sendable () async -> Void)?
+        if arguments.contains("--devtools") {
+            guard let devtools else {
+                print("The devtools are the LoftDevtools add-on, outside the root package (it needs Hummingbird):")
+                print("  swift run --package-path Integrations/LoftDevtools LoftDevtoolsPlayground --devtools")
+                return 2
+            }
+            do {
+                let (address, stop) = try await devtools(client)
+                print("Devtools: open \(address) in a browser to watch the tour's cache live.\n")
+                stopDevtools = stop
+            } catch {
+                print("The devtools could not start: \(error)")
+                return 1
+            }
+        }
+
         let tour = TourContext(api: api, client: client, cacheDirectory: cacheDirectory, cache: cache)
         print("Loft Playground: a tour of queries against \(api.name), saving with the \(cache.name) provider.\n")
         do {
@@ -102,6 +124,11 @@ public enum PlaygroundTour {
             "The cache now (CacheInspector, the terminal's devtools). An entry nobody observes is stale only when it was\n"
                 + "invalidated or has no data: no query's staleTime applies to it.\n")
         print(CacheInspector(client: client).render())
+        if let stopDevtools {
+            print("\nThe devtools stay open until you press Return (or the input ends).")
+            _ = readLine()
+            await stopDevtools()
+        }
         print(
             "\nNext: `swift run Playground --signals` for the layer underneath, the README for every feature, "
                 + "`swift test`.")

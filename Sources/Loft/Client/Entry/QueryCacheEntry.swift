@@ -105,6 +105,12 @@ package final class QueryCacheEntry: Sendable {
         storage.withLock { $0.machine.info(at: now) }
     }
 
+    /// What an inspector shows: the snapshot, what a filter sees, and when the entry is collected (nil while
+    /// observed, fetching, or kept forever), read in one lock hold.
+    package func inspection(at now: SchedulerInstant) -> (EntrySnapshot, QueryInfo, collectedAt: SchedulerInstant?) {
+        storage.withLock { ($0.machine.snapshot, $0.machine.info(at: now), $0.machine.collectionDeadline) }
+    }
+
     // MARK: - Shared views
 
     /// The view shared under `identity`, made by `make` when there is none; each call must be matched by one
