@@ -95,6 +95,11 @@ package final class PersistenceWriter: Sendable {
         }
     }
 
+    /// Whether anyone listens to the client's events: a `saved` event is sent only then.
+    private var isHeard: Bool {
+        events.subscriberCount > 0
+    }
+
     /// The most saves handed to a cache in one call: a burst large enough that a database's transaction costs
     /// little per value, small enough that a flush waiting behind it waits little.
     package static let burstLimit = 256
@@ -108,7 +113,7 @@ package final class PersistenceWriter: Sendable {
                 tracker.spawn { [self] in
                     do throws(CacheError) {
                         try await save.persistence.saveAwaiting(save.value, for: slot.key, at: save.savedAt)
-                        events.send(.saved(slot.key))
+                        if isHeard { events.send(.saved(slot.key)) }
                     } catch {
                         events.send(.persistenceFailed(slot.key, error: error))
                     }
@@ -133,8 +138,13 @@ package final class PersistenceWriter: Sendable {
             }
         }
         failures.merge(writes.count == 1 ? single(writes[0], to: cache) : cache.save(writes)) { first, _ in first }
+        let isHeard = isHeard
         for (slot, _) in burst {
-            events.send(failures[slot.key].map { .persistenceFailed(slot.key, error: $0) } ?? .saved(slot.key))
+            if let error = failures[slot.key] {
+                events.send(.persistenceFailed(slot.key, error: error))
+            } else if isHeard {
+                events.send(.saved(slot.key))
+            }
         }
     }
 
