@@ -137,7 +137,7 @@ package final class PersistenceWriter: Sendable {
                 failures[slot.key] = error
             }
         }
-        failures.merge(writes.count == 1 ? single(writes[0], to: cache) : cache.save(writes)) { first, _ in first }
+        failures.merge(cache.save(writes)) { first, _ in first }
         let isHeard = isHeard
         for (slot, _) in burst {
             if let error = failures[slot.key] {
@@ -145,16 +145,6 @@ package final class PersistenceWriter: Sendable {
             } else if isHeard {
                 events.send(.saved(slot.key))
             }
-        }
-    }
-
-    /// One write, by the cache's own `save` (what most bursts are: one key changed).
-    private func single(_ write: CacheWrite, to cache: any QueryCacheType) -> [QueryKey: CacheError] {
-        do throws(CacheError) {
-            try cache.save(write.value, for: write.key, savedAt: write.savedAt, expiresAt: write.expiresAt)
-            return [:]
-        } catch {
-            return [write.key: error]
         }
     }
 

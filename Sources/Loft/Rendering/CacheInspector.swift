@@ -38,25 +38,21 @@ public struct CacheInspector: Sendable {
     /// The table, one row per entry, sorted by key; "(empty cache)" when there is none.
     public func render() -> String {
         let now = client.scheduler.now
-        let rows = client.allEntries.map { entry -> (key: String, cells: [String]) in
-            let snapshot = entry.snapshot
-            let age = snapshot.dataUpdatedAt.map { Self.format(age: $0.duration(to: now)) } ?? "-"
-            let freshness = snapshot.data == nil ? "-" : entry.info(at: now).isStale ? "stale" : "fresh"
-            let key = entry.key.description
-            return (
-                key,
-                [
-                    key, snapshot.status.rawValue, snapshot.fetchStatus.rawValue, String(snapshot.observerCount), age,
-                    freshness,
-                ]
-            )
+        let rows = entries().map { entry -> [String] in
+            let info = entry.info
+            let age = info.dataUpdatedAt.map { Self.format(age: $0.duration(to: now)) } ?? "-"
+            let freshness = entry.data == nil ? "-" : info.isStale ? "stale" : "fresh"
+            return [
+                info.key.description, info.status.rawValue, info.fetchStatus.rawValue, String(info.observerCount), age,
+                freshness,
+            ]
         }
         let queries =
             rows.isEmpty
             ? "(empty cache)"
             : Self.table(
                 header: ["key", "status", "fetch", "observers", "age", "freshness"],
-                rows: rows.sorted { $0.key < $1.key }.map(\.cells))
+                rows: rows)
         let pending = client.mutations(matching: MutationFilter(status: .pending))
         guard !pending.isEmpty else { return queries }
         let mutations = pending.map { call in

@@ -192,7 +192,7 @@ public final class LoftTelemetry: Sendable {
         let attempts = outcome == "failure" ? open.failures + 1 : open.failures + (outcome == "success" ? 1 : 0)
         open.span.attributes["loft.outcome"] = outcome
         open.span.attributes["loft.attempts"] = attempts
-        open.span.attributes["loft.paused_seconds"] = Self.seconds(open.pausedTime(at: now))
+        open.span.attributes["loft.paused_seconds"] = open.pausedTime(at: now).secondsValue
         if outcome == "failure", let error {
             open.span.recordError(error)
             open.span.setStatus(SpanStatus(code: .error, message: "\(error)"))
@@ -201,7 +201,7 @@ public final class LoftTelemetry: Sendable {
         let dimensions = ["reason": open.reason.rawValue, "outcome": outcome]
         instruments.counter(.fetches, key: label(key), dimensions).increment()
         instruments.timer(.fetchDuration, key: label(key), dimensions).recordNanoseconds(
-            Self.nanoseconds(open.startedAt.duration(to: now)))
+            open.startedAt.duration(to: now).nanoseconds)
     }
 
     private func mutation(_ event: MutationEvent, at now: SchedulerInstant) {
@@ -228,7 +228,7 @@ public final class LoftTelemetry: Sendable {
             open.span.end()
             instruments.counter(.mutations, key: key, ["outcome": outcome]).increment()
             instruments.timer(.mutationDuration, key: key, ["outcome": outcome]).recordNanoseconds(
-                Self.nanoseconds(open.startedAt.duration(to: now)))
+                open.startedAt.duration(to: now).nanoseconds)
         }
     }
 
@@ -242,15 +242,6 @@ public final class LoftTelemetry: Sendable {
         var metadata: Logger.Metadata = ["loft.key": "\(label(key))"]
         for (name, value) in more { metadata[name] = "\(value)" }
         return metadata
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(nanoseconds(duration)) / 1e9
     }
 }
 

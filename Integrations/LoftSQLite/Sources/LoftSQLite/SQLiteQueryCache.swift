@@ -71,7 +71,7 @@ public final class SQLiteQueryCache: QueryCacheType {
         onCorruption: CorruptionPolicy = .fail
     ) throws(CacheError) {
         let path = file.path
-        let failure = SQLiteFailure(path: path, busyTimeout: Self.seconds(busyTimeout))
+        let failure = SQLiteFailure(path: path, busyTimeout: busyTimeout.secondsValue)
         try SQLiteFileCheck.check(path)
         do {
             try FileManager.default.createDirectory(
@@ -381,7 +381,7 @@ public final class SQLiteQueryCache: QueryCacheType {
 
     private static func configuration(busyTimeout: Duration) -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(seconds(busyTimeout))
+        configuration.busyMode = .timeout(busyTimeout.secondsValue)
         return configuration
     }
 
@@ -440,9 +440,5 @@ public final class SQLiteQueryCache: QueryCacheType {
             }
         }
         return aside
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

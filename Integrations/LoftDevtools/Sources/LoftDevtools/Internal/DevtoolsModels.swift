@@ -60,9 +60,9 @@ enum DevtoolsModels {
         return EntryRow(
             key: info.key.description, keyJSON: DevtoolsRecorder.json(info.key), status: info.status.rawValue,
             fetchStatus: info.fetchStatus.rawValue, observers: info.observerCount, isStale: info.isStale,
-            isInvalidated: entry.isInvalidated, staleIn: entry.staleAt.map { seconds(now.duration(to: $0)) },
-            collectIn: entry.collectedAt.map { seconds(now.duration(to: $0)) },
-            age: info.dataUpdatedAt.map { seconds($0.duration(to: now)) }, size: json?.utf8.count,
+            isInvalidated: entry.isInvalidated, staleIn: entry.staleAt.map { now.duration(to: $0).secondsValue },
+            collectIn: entry.collectedAt.map { now.duration(to: $0).secondsValue },
+            age: info.dataUpdatedAt.map { $0.duration(to: now).secondsValue }, size: json?.utf8.count,
             failureCount: entry.failureCount, error: entry.error.map { "\($0)" })
     }
 
@@ -76,12 +76,7 @@ enum DevtoolsModels {
         return MutationRow(
             id: info.id, key: info.mutationKey?.description ?? "-", scope: info.scope, status: info.status.rawValue,
             isPaused: info.isPaused, failureCount: info.failureCount, request: request,
-            error: info.error.map { "\($0)" }, age: seconds(info.submittedAt.duration(to: now)))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, fraction) = duration.components
-        return Double(whole) + Double(fraction) / 1e18
+            error: info.error.map { "\($0)" }, age: info.submittedAt.duration(to: now).secondsValue)
     }
 
     static func encode(_ value: some Encodable) -> String {
