@@ -33,16 +33,18 @@ public final class TestQueryClient: Sendable {
     ///   - cacheConfig: how it is used. Default: the global one.
     ///   - isFocused: whether the app starts focused. Default true.
     ///   - isOnline: whether the network starts online. Default true.
+    ///   - memoryBudget: what the client keeps in memory at most. Default none.
     public convenience init(
         defaults: QueryDefaults = QueryDefaults(), cache: (any QueryCacheType)? = nil,
-        cacheConfig: QueryCacheConfig? = nil, isFocused: Bool = true, isOnline: Bool = true
+        cacheConfig: QueryCacheConfig? = nil, isFocused: Bool = true, isOnline: Bool = true,
+        memoryBudget: MemoryBudget? = nil
     ) {
         let scheduler = TestScheduler()
         self.init(
             scheduler: scheduler,
             client: QueryClient(
                 cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
-                isFocused: isFocused, isOnline: isOnline))
+                isFocused: isFocused, isOnline: isOnline, memoryBudget: memoryBudget))
     }
 
     /// Makes a client on a new `TestScheduler` whose queries persist in a network cache (such as a

@@ -24,14 +24,19 @@ package final class ClientContext: Sendable {
     /// 100,000 timer sets, releasing the client overflowed the stack).
     private struct Links: Sendable {
         var collect: (@Sendable (QueryCacheEntry) -> Void)?
+        var evict: (@Sendable (QueryCacheEntry, EvictionReason) -> Void)?
         var find: (@Sendable (QueryKey) -> QueryCacheEntry?)?
     }
 
     private let links: Locked<Links>
+    /// The entries' costs against the client's memory budget, and which may be evicted; nil without a budget.
+    package let ledger: MemoryLedger?
 
     package init(
-        scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>
+        scheduler: any Scheduler, tracker: WorkTracker, events: PassthroughSubject<QueryCacheEvent, Never>,
+        budget: MemoryBudget? = nil
     ) {
+        ledger = budget.map(MemoryLedger.init)
         let links = Locked(Links())
         self.links = links
         self.scheduler = scheduler
@@ -74,6 +79,30 @@ package final class ClientContext: Sendable {
         links.withLock { $0.collect }?(entry)
     }
 
+    /// Sets what an eviction calls to remove an entry, marked removed already, from its client.
+    package func setEvictor(_ evict: @escaping @Sendable (QueryCacheEntry, EvictionReason) -> Void) {
+        links.withLock { $0.evict = evict }
+    }
+
+    package func evict(_ entry: QueryCacheEntry, _ reason: EvictionReason) {
+        links.withLock { $0.evict }?(entry, reason)
+    }
+
+    /// Evicts the least recently used idle entries while the client is over its memory budget; reports once
+    /// when what may not be evicted exceeds it.
+    package func enforceBudget() {
+        guard let ledger else { return }
+        while true {
+            switch ledger.nextStep(towards: ledger.budget.limit, reportsOver: true) {
+            case .done: return
+            case .evict(let entry): entry.send(.evictionRequested(.budget))
+            case .over(let used):
+                emit(.overBudget(used: used, limit: ledger.budget.limit))
+                return
+            }
+        }
+    }
+
     /// Sets how an entry is found by key (in the client's entry table).
     package func setFinder(_ find: @escaping @Sendable (QueryKey) -> QueryCacheEntry?) {
         links.withLock { $0.find = find }
@@ -83,5 +112,6 @@ package final class ClientContext: Sendable {
     /// context. Afterwards nothing is collected, and no entry is found by key.
     package func unlink() {
         links.withLock { $0 = Links() }
+        ledger?.removeAll()
     }
 }

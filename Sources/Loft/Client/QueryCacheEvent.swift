@@ -27,6 +27,12 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     /// Garbage collection removed the entry of `key` (`gcTime` after its last observer left); `removed`
     /// follows.
     case collected(QueryKey)
+    /// The entry of `key` was evicted from memory before its `gcTime`, for `reason` (the client's
+    /// `MemoryBudget`, or `QueryClient.trim(to:)`); `removed` follows. A persistent cache keeps its value.
+    case evicted(QueryKey, reason: EvictionReason)
+    /// The entries that may not be evicted (observed, or fetching) cost `used`, over the budget's `limit`: said
+    /// once, until the client is back within its limit.
+    case overBudget(used: Int, limit: Int)
     /// The data of `key` was read back from the persistent cache (at start-up, or as the fallback of a failed
     /// fetch).
     case restored(QueryKey)
@@ -43,7 +49,8 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     public var key: QueryKey {
         switch self {
         case .mutation(let event): event.info.mutationKey ?? "mutation"
-        case .changesMissed: QueryKey(parts: [])
+        case .changesMissed, .overBudget: QueryKey(parts: [])
+        case .evicted(let key, _): key
         case .added(let key), .updated(let key), .removed(let key), .restored(let key): key
         case .fetchPaused(let key), .fetchContinued(let key), .saved(let key), .collected(let key): key
         case .fetchStarted(let key, _), .fetchFinished(let key, _), .persistenceFailed(let key, _): key
@@ -69,6 +76,8 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .served(let key, let fromCache): "served \(key) \(fromCache ? "from the cache" : "by a fetch")"
         case .saved(let key): "saved \(key)"
         case .collected(let key): "collected \(key)"
+        case .evicted(let key, let reason): "evicted \(key) (\(reason.rawValue))"
+        case .overBudget(let used, let limit): "overBudget: \(used) in use, over the limit of \(limit)"
         case .mutation(let event): "\(event)"
         case .changesMissed(let source): "changesMissed from \(source): every entry is stale"
         }

@@ -88,6 +88,8 @@ public final class QueryClient: Sendable {
     ///   - deliveryScheduler: where queries deliver state changes (default: immediately).
     ///   - isFocused: whether the app starts focused (default true); see `setFocused(_:)`.
     ///   - isOnline: whether the network starts online (default true); see `setOnline(_:)`.
+    ///   - memoryBudget: what the client keeps in memory at most (default none: `gcTime` alone bounds an
+    ///     entry's life); see `MemoryBudget`.
     public convenience init(
         cache: (any QueryCacheType)? = nil,
         cacheConfig: QueryCacheConfig? = nil,
@@ -95,11 +97,12 @@ public final class QueryClient: Sendable {
         scheduler: any Scheduler = DispatchQueue(label: "loft.client.timers"),
         deliveryScheduler: any Scheduler = ImmediateScheduler.shared,
         isFocused: Bool = true,
-        isOnline: Bool = true
+        isOnline: Bool = true,
+        memoryBudget: MemoryBudget? = nil
     ) {
         self.init(
             provider: cache.map { .local($0) }, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
-            deliveryScheduler: deliveryScheduler, isFocused: isFocused, isOnline: isOnline)
+            deliveryScheduler: deliveryScheduler, isFocused: isFocused, isOnline: isOnline, budget: memoryBudget)
     }
 
     /// Makes a client whose queries persist in a cache on a network (`AsyncQueryCacheType`), which it awaits
@@ -114,16 +117,18 @@ public final class QueryClient: Sendable {
         scheduler: any Scheduler = DispatchQueue(label: "loft.client.timers"),
         deliveryScheduler: any Scheduler = ImmediateScheduler.shared,
         isFocused: Bool = true,
-        isOnline: Bool = true
+        isOnline: Bool = true,
+        memoryBudget: MemoryBudget? = nil
     ) {
         self.init(
             provider: .network(cache), cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
-            deliveryScheduler: deliveryScheduler, isFocused: isFocused, isOnline: isOnline)
+            deliveryScheduler: deliveryScheduler, isFocused: isFocused, isOnline: isOnline, budget: memoryBudget)
     }
 
     private init(
         provider: EntryPersistence.Provider?, cacheConfig: QueryCacheConfig?, defaults: QueryDefaults,
-        scheduler: any Scheduler, deliveryScheduler: any Scheduler, isFocused: Bool, isOnline: Bool
+        scheduler: any Scheduler, deliveryScheduler: any Scheduler, isFocused: Bool, isOnline: Bool,
+        budget: MemoryBudget?
     ) {
         let cache: (any QueryCacheType)? =
             if case .local(let local) = provider { local } else { nil }
@@ -133,11 +138,16 @@ public final class QueryClient: Sendable {
         explicitCache = provider
         explicitCacheConfig = cacheConfig
         context = ClientContext(
-            scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject())
-        mutationCache = MutationCache(context: context) { cache ?? QueryPersistenceDefaults.cache }
+            scheduler: scheduler, tracker: WorkTracker(), events: PassthroughSubject(), budget: budget)
+        mutationCache = MutationCache(context: context, keepsSettled: budget?.mutationCalls) {
+            cache ?? QueryPersistenceDefaults.cache
+        }
         // The links hold the entry table and the context, not the client (see `ClientContext`); `deinit` cuts them.
         context.setCollector { [state, context] entry in
             Self.remove(entry, from: state, context: context, isCollected: true)
+        }
+        context.setEvictor { [state, context] entry, reason in
+            Self.remove(entry, from: state, context: context, evictedFor: reason)
         }
         context.setFinder { [state] key in state.withLock { $0.entries[key] } }
         context.environment.update { conditions in
@@ -163,9 +173,13 @@ public final class QueryClient: Sendable {
             let entry = QueryCacheEntry(key: key, context: context, defaults: defaults)
             state.entries[key] = entry
             state.index.insert(key)
+            context.ledger?.add(entry)
             return (entry, true, state.orphans.removeValue(forKey: key) ?? [])
         }
-        if isNew { context.emit(.added(key)) }
+        if isNew {
+            context.emit(.added(key))
+            context.enforceBudget()
+        }
         for adopt in orphans { adopt(entry) }
         return entry
     }
@@ -198,6 +212,12 @@ public final class QueryClient: Sendable {
         return found.filter { filter.matches($0.info(at: now)) }
     }
 
+    /// A read used `entry`: under a memory budget, an idle one becomes the most recently used.
+    @usableFromInline
+    package func noteUse(of entry: QueryCacheEntry) {
+        context.ledger?.touch(entry)
+    }
+
     /// Every entry, for the inspector.
     package var allEntries: [QueryCacheEntry] {
         state.withLock { Array($0.entries.values) }
@@ -227,20 +247,27 @@ public final class QueryClient: Sendable {
         Self.remove(entry, from: state, context: context)
     }
 
-    /// `remove(_:)`, for garbage collection (`isCollected`, said by a `collected` event), which reaches the entry
-    /// table but not the client.
+    /// `remove(_:)`, for garbage collection (`isCollected`, said by a `collected` event) and eviction (said by
+    /// an `evicted` event; the machine marked the entry removed already), which reach the entry table but not
+    /// the client.
     private static func remove(
-        _ entry: QueryCacheEntry, from state: Locked<State>, context: ClientContext, isCollected: Bool = false
+        _ entry: QueryCacheEntry, from state: Locked<State>, context: ClientContext, isCollected: Bool = false,
+        evictedFor reason: EvictionReason? = nil
     ) {
         let removed = state.withLock { state -> Bool in
             guard state.entries[entry.key] === entry else { return false }
             state.entries[entry.key] = nil
             state.index.remove(entry.key)
             state.tags.remove(entry.key)
+            context.ledger?.remove(entry)
             return true
         }
         guard removed else { return }
-        entry.send(.removed)
+        if let reason {
+            context.emit(.evicted(entry.key, reason: reason))
+        } else {
+            entry.send(.removed)
+        }
         if isCollected { context.emit(.collected(entry.key)) }
         context.emit(.removed(entry.key))
     }
@@ -252,7 +279,8 @@ public final class QueryClient: Sendable {
     /// - Throws: `QueryError.typeMismatch` when the cached value is not a `T`.
     @inlinable
     public func getQueryData<T: Sendable>(_ key: QueryKey, as type: T.Type = T.self) throws -> T? {
-        guard let data = existingEntry(for: key)?.data else { return nil }
+        guard let entry = existingEntry(for: key), let data = entry.data else { return nil }
+        noteUse(of: entry)
         // Inlined, the cast is made with the caller's type: no generic metadata is looked up per read.
         if let typed = data as? T { return typed }
         return try cast(data, to: T.self, key: key)
@@ -270,6 +298,7 @@ public final class QueryClient: Sendable {
     /// query's elements, which each instance streams on its own).
     package func writeData<T: Sendable>(_ value: T, for key: QueryKey, updatedAt: SchedulerInstant? = nil) {
         let entry = entry(for: key)
+        noteUse(of: entry)
         persistWrites(of: T.self, to: entry)
         entry.setData(
             value, updatedAt: updatedAt ?? scheduler.now, structuralSharing: defaults(for: key).structuralSharing)

@@ -74,8 +74,16 @@ package final class MutationCache: Sendable {
     /// The pending calls written to the client's persistent cache.
     package let journal: MutationJournal
 
-    package init(context: ClientContext, provider: @escaping @Sendable () -> (any QueryCacheType)?) {
+    /// How many settled calls are kept at most (the client's `MemoryBudget.mutationCalls`); nil: no bound but
+    /// their `gcTime`.
+    private let keepsSettled: Int?
+
+    package init(
+        context: ClientContext, keepsSettled: Int? = nil,
+        provider: @escaping @Sendable () -> (any QueryCacheType)?
+    ) {
         self.context = context
+        self.keepsSettled = keepsSettled
         collector = context.timers.makeKey()
         journal = MutationJournal(context: context, provider: provider)
     }
@@ -191,10 +199,11 @@ package final class MutationCache: Sendable {
                 if change != .added { record.onChange?() }
                 if handled.settled { settledWhileReconnecting(record.id) }
             case .armRemoval(let instant):
-                let sets = state.withLock { state -> Bool in
+                let (sets, overflow) = state.withLock { state -> (Bool, [MutationCallRecord]) in
                     state.removals.insert(Removal(instant: instant, id: record.id))
-                    return state.removals.min?.instant != state.collectorSetFor
+                    return (state.removals.min?.instant != state.collectorSetFor, Self.overflow(of: &state, keepsSettled))
                 }
+                collect(overflow)
                 if sets { setCollector() }
             case .cancelTask:
                 handled.task?.cancel()
@@ -344,6 +353,16 @@ package final class MutationCache: Sendable {
         }
         collect(due)
         setCollector()
+    }
+
+    /// The settled calls past the budget, earliest removal first (the oldest settled), taken off the removals.
+    private static func overflow(of state: inout State, _ keepsSettled: Int?) -> [MutationCallRecord] {
+        guard let keepsSettled, state.removals.count > keepsSettled else { return [] }
+        var due: [MutationCallRecord] = []
+        while state.removals.count > keepsSettled, let first = state.removals.popMin() {
+            if let record = state.records[first.id] { due.append(record) }
+        }
+        return due
     }
 
     /// Sends `collected` to each record; removes those it collects.

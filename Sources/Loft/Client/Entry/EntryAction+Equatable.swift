@@ -35,6 +35,8 @@ extension EntryAction: Equatable {
             return l.map(\.observer).sorted() == r.map(\.observer).sorted()
         case (.collect, .collect):
             return true
+        case (.evict(let l), .evict(let r)):
+            return l == r
         default:
             return false
         }

@@ -28,6 +28,8 @@ package enum EntryAction: Sendable {
     case notifyRemoved([ObserverCall<Void>])
     /// Removes the entry from its client (garbage collection).
     case collect
+    /// Removes the entry, which the machine marked removed already, from its client (an eviction).
+    case evict(EvictionReason)
 }
 
 /// A callback of one observer, named by the observer's id: two are equal when they belong to the same

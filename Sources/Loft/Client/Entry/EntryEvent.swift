@@ -88,6 +88,9 @@ package enum EntryEvent: Sendable {
     case refetchRequested(FetchReason)
     case reset
     case removed
+    /// The client's memory budget (or a trim) asks to evict the entry: an idle one is removed at once (its next
+    /// caller gets the key's next entry); one observed or fetching refuses.
+    case evictionRequested(EvictionReason)
     /// `restores`: an empty entry reads the stored value, as its usage policy says (a query's); a
     /// `setQueryData`, about to write, adopts without reading.
     case persistenceAdopted(EntryPersistence, restores: Bool = true)

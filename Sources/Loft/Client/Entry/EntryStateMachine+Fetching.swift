@@ -8,6 +8,11 @@ extension EntryStateMachine {
     ) {
         var request = request
         let hasData = snapshot.data != nil
+        if !keepsGCTime(request.gcTime), let gcTime = request.gcTime {
+            // A caller's gcTime counts as an observer's: the longest told wins (the first replaces the defaults').
+            observerGCTime = gcTime
+            collectionDeadline = nil
+        }
         switch intent {
         case .explicit, .trigger:
             break

@@ -178,6 +178,11 @@ package struct EntryStateMachine: Sendable {
                 observer.entryRemoved.map { removed in ObserverCall<Void>(observer: id) { removed() } }
             }
             output.actions.append(.notifyRemoved(removals))
+        case .evictionRequested(let reason):
+            guard isIdle else { break }
+            isRemoved = true
+            changed()
+            output.actions.append(.evict(reason))
         case .persistenceAdopted(let adopted, let restores):
             if persistence == nil { persistence = Boxed(adopted) }
             if restores, let persistence = persistence?.value, snapshot.data == nil,
@@ -245,6 +250,18 @@ package struct EntryStateMachine: Sendable {
         isRemoved ? nil : tally.firstRefetch(on: trigger, snapshot)
     }
 
+    /// Whether a caller's `gcTime` leaves the entry's as it is: no longer than what the entry keeps already.
+    package func keepsGCTime(_ gcTime: GCTime?) -> Bool {
+        guard let gcTime else { return true }
+        return gcTime == self.gcTime || observerGCTime.map { gcTime <= $0 } ?? false
+    }
+
+    /// Whether the entry may be evicted: nobody observes it and it is not fetching (what makes it collectable
+    /// too).
+    package var isIdle: Bool {
+        observers.isEmpty && fetchBox == nil && !isRemoved
+    }
+
     /// Whether an enabled observer watches the entry.
     package var isActive: Bool {
         tally.enabled > 0
@@ -275,7 +292,7 @@ package struct EntryStateMachine: Sendable {
         if alarm == instant { alarm = nil }
         if let deadline = collectionDeadline, deadline <= now {
             // The deadline stays set while the client removes the entry, so that none is armed again.
-            if observers.isEmpty, fetch == nil, !isRemoved {
+            if isIdle {
                 output.actions.append(.collect)
                 // The collection is under way: no alarm is armed again for the deadline it acts on.
                 alarm = deadline
@@ -292,7 +309,7 @@ package struct EntryStateMachine: Sendable {
     /// Sets, moves or drops the garbage-collection and staleness deadlines after every event, and sets an alarm
     /// when the next one is earlier than the alarm waiting.
     private mutating func scheduleTimers(at now: SchedulerInstant, _ output: inout Output) {
-        if observers.isEmpty, fetch == nil, !isRemoved {
+        if isIdle {
             if collectionDeadline == nil, case .duration(let duration) = gcTime {
                 collectionDeadline = now + duration
             }

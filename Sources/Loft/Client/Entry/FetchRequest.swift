@@ -13,6 +13,9 @@ package struct FetchRequest: Sendable {
     package var meta: (any Sendable)?
     /// The persistent cache was asked already (`.useInsteadOfFetching`) and had nothing valid.
     package var hasCheckedStore = false
+    /// How long the entry stays once unused, as a caller (`fetchQuery(gcTime:)`) asks; the entry keeps the
+    /// longest it was told, as for observers.
+    package var gcTime: GCTime?
 
     package init(
         fetch: @escaping @Sendable () async throws -> any Sendable,

@@ -24,6 +24,16 @@ package final class QueryCacheEntry: Sendable {
         var continuations: [EntryWaiter: Answer] = [:]
         /// The read of a network store in flight, which concurrent reads of the entry share.
         var storeRead: TrackedTask<CachedValue<any Sendable>?>?
+        /// Whether the client's memory ledger lists the entry as idle (it starts in use by its maker).
+        var reportedIdle = false
+    }
+
+    /// What an event means for the client's memory budget, found in the event's lock hold.
+    private struct BudgetNote {
+        /// The entry's new data, to be costed outside the lock, with its version.
+        var measure: (data: (any Sendable)?, version: UInt64)?
+        /// The client is over its budget and an entry may be evicted.
+        var isOver = false
     }
 
     /// How a waiter is answered: it resumes a waiting task, or it is kept for a caller who awaits it later.
@@ -89,6 +99,25 @@ package final class QueryCacheEntry: Sendable {
     @usableFromInline
     package var data: (any Sendable)? {
         storage.withLock { $0.machine.snapshot.data }
+    }
+
+    /// The data when it is fresh for `staleTime` at `now` (the staleness rule asked on the snapshot, under the
+    /// lock): a read that needs no fetch answers without a waiter or an event of the machine. Nil when the
+    /// machine must decide (no data, stale, removed, or a `gcTime` longer than the entry keeps).
+    package func freshData(
+        judgedBy staleTime: StaleTime, keeping gcTime: GCTime?, at now: SchedulerInstant
+    ) -> (any Sendable)? {
+        storage.withLock { storage in
+            guard !storage.machine.isRemoved, storage.machine.keepsGCTime(gcTime), let data = storage.machine.snapshot.data,
+                !Staleness.isStale(storage.machine.snapshot, judgedBy: staleTime, at: now)
+            else { return nil }
+            return data
+        }
+    }
+
+    /// Whether nobody observes the entry and it is not fetching.
+    package var isIdle: Bool {
+        storage.withLock { $0.machine.isIdle }
     }
 
     package var isFetching: Bool {
@@ -181,20 +210,47 @@ package final class QueryCacheEntry: Sendable {
         _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions,
         registering registration: Registration?
     ) -> EntryStateMachine.Output {
-        let (output, version, listeners, startWriter, resumed) = storage.withLock { storage in
+        let (output, version, listeners, startWriter, resumed, budget) = storage.withLock { storage in
             if let registration { storage.continuations[registration.waiter] = registration.continuation }
             let version = storage.machine.version
+            let dataVersion = storage.machine.snapshot.dataVersion
             let output = storage.machine.handle(event, at: now, conditions: conditions)
             mirrorTriggers(storage.machine)
             let startWriter = queueSaves(output.actions)
             let resumed = Self.takeContinuations(for: output.actions, from: &storage)
             let changed = storage.machine.version != version
-            return (output, storage.machine.version, changed ? storage.listeners : [], startWriter, resumed)
+            let budget = context.ledger.map { report(to: $0, &storage, dataVersionBefore: dataVersion) }
+            return (output, storage.machine.version, changed ? storage.listeners : [], startWriter, resumed, budget)
         }
         if startWriter { context.writer.start() }
         for listener in listeners { listener.listener.entryChanged(to: version) }
         perform(output.actions, resuming: resumed)
+        if let budget, let ledger = context.ledger { settle(budget, with: ledger) }
         return output
+    }
+
+    /// Tells the ledger, in the event's lock hold, that the entry turned idle or busy; notes new data to cost.
+    private func report(to ledger: MemoryLedger, _ storage: inout Storage, dataVersionBefore: UInt64) -> BudgetNote {
+        var note = BudgetNote()
+        let isIdle = storage.machine.isIdle
+        if isIdle != storage.reportedIdle {
+            storage.reportedIdle = isIdle
+            note.isOver = ledger.setIdle(self, isIdle)
+        }
+        let snapshot = storage.machine.snapshot
+        if !ledger.budget.countsEntries, snapshot.dataVersion != dataVersionBefore {
+            note.measure = (snapshot.data, snapshot.dataVersion)
+        }
+        return note
+    }
+
+    /// Costs the new data outside the lock (the cost is a user closure), and evicts while over the budget.
+    private func settle(_ note: BudgetNote, with ledger: MemoryLedger) {
+        var isOver = note.isOver
+        if let measure = note.measure, ledger.setCost(self, ledger.budget.cost(of: measure.data), version: measure.version) {
+            isOver = true
+        }
+        if isOver { context.enforceBudget() }
     }
 
     /// Takes out of the table the continuations of the waiters that `actions` answer (with the lock held, so
@@ -436,6 +492,8 @@ package final class QueryCacheEntry: Sendable {
                 for entryRemoved in observers { entryRemoved.call(()) }
             case .collect:
                 context.collect(self)
+            case .evict(let reason):
+                context.evict(self, reason)
             }
         }
     }

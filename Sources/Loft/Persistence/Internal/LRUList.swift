@@ -45,6 +45,15 @@ package struct LRUList<Key: Hashable & Sendable>: Sendable {
         link(slot)
     }
 
+    /// Marks `key` as the most recently used if it is listed; returns whether it is.
+    @discardableResult
+    package mutating func touchIfListed(_ key: Key) -> Bool {
+        guard let slot = slots[key] else { return false }
+        unlink(slot)
+        link(slot)
+        return true
+    }
+
     package mutating func remove(_ key: Key) {
         guard let slot = slots.removeValue(forKey: key) else { return }
         unlink(slot)

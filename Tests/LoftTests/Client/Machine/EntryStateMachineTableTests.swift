@@ -238,6 +238,42 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
     @Test("garbage collection and staleness deadlines", arguments: collection)
     func collectionTable(_ row: MachineScript) { row.check() }
 
+    /// Eviction (the client's memory budget, a trim) takes only an idle entry, at once; a caller's `gcTime` counts
+    /// as an observer's.
+    static let eviction: [MachineScript] = [
+        MachineScript(
+            "an idle entry is evicted at once: the storage removes it from its client",
+            [.write(0, 1), .at(1, .evictionRequested(.budget))],
+            [.evict(.budget)]),
+        MachineScript(
+            "an observed entry refuses eviction",
+            [.observe(0, 1), .write(1, 1), .at(2, .evictionRequested(.budget))],
+            []),
+        MachineScript(
+            "a fetching entry refuses eviction",
+            [.fetch(0, .explicit), .at(1, .evictionRequested(.trim))],
+            []),
+        MachineScript(
+            "an evicted entry takes no more events: a caller is told to use the key's next entry",
+            [.write(0, 1), .at(1, .evictionRequested(.trim)), .fetch(2, .ifStale(.seconds(30)), waiter: 1)],
+            [.resume(waiter(1), .failure(EntryRemovedError()))]),
+        MachineScript(
+            "a caller's gcTime replaces the defaults' when the fetch ends",
+            [.at(0, .fetchRequested(gcTime: .seconds(10), .ifMissing)), .succeed(1, fetch: 1, 7)],
+            [.emit(.updated(key)), .emit(.fetchFinished(key, error: nil)), .setAlarm(at(11))]),
+        MachineScript(
+            "a caller's gcTime shorter than one an observer gave leaves the longer",
+            [
+                .observe(0, 1, MachineScript.observer(gcTime: .seconds(60))), .at(1, .observerRemoved(1)),
+                .at(2, .fetchRequested(gcTime: .seconds(5), .explicit)),
+                .succeed(3, fetch: 1, 7), .at(61, .alarmRang(at(61))),
+            ],
+            [.setAlarm(at(63))]),
+    ]
+
+    @Test("eviction, and a caller's gcTime", arguments: eviction)
+    func evictionTable(_ row: MachineScript) { row.check() }
+
     static let triggers: [MachineScript] = [
         MachineScript(
             "focus refetches stale data through the first enabled observer",

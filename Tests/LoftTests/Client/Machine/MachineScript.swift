@@ -62,11 +62,13 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
 
     /// A fetch request as the machine sees it (its fetcher is never run here).
     static func request(
-        _ reason: FetchReason = .manual, networkMode: NetworkMode = .online, hasCheckedStore: Bool = false
+        _ reason: FetchReason = .manual, networkMode: NetworkMode = .online, hasCheckedStore: Bool = false,
+        gcTime: GCTime? = nil
     ) -> FetchRequest {
         var request = FetchRequest(
             fetch: { 0 }, retry: .never, networkMode: networkMode, structuralSharing: true, reason: reason)
         request.hasCheckedStore = hasCheckedStore
+        request.gcTime = gcTime
         return request
     }
 
@@ -150,5 +152,12 @@ extension MachineScript.Step {
 
     static func observe(_ seconds: Int64, _ id: UInt64, _ observer: EntryObserver = MachineScript.observer()) -> Self {
         at(seconds, .observerAdded(id, observer))
+    }
+}
+
+extension EntryEvent {
+    /// A fetch request of a caller who asks for `gcTime` (`fetchQuery(gcTime:)`), with no waiter.
+    static func fetchRequested(gcTime: GCTime, _ intent: FetchIntent) -> EntryEvent {
+        .fetchRequested(MachineScript.request(gcTime: gcTime), intent, observer: nil, waiter: nil)
     }
 }

@@ -1,0 +1,91 @@
+import LoftTesting
+import TestSupport
+import Testing
+
+@testable import Loft
+
+/// `fetchQuery` as a request handler's read-through call: fresh data answers from the entry without a fetch or a
+/// wait, stale or missing data goes through the entry's machine, and `gcTime` is given per call.
+@Suite(.timeLimit(.minutes(1))) struct ReadThroughTests {
+    func descriptions(_ harness: TestQueryClient) -> [String] {
+        harness.events.values.map(\.description)
+    }
+
+    @Test("fresh data answers a fetchQuery from the cache: served from the cache, no fetch started")
+    func freshHit() async throws {
+        let harness = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2))
+        #expect(try await harness.client.fetchQuery("k", staleTime: .seconds(10)) { try await fetcher.fetch(()) } == 1)
+        await harness.advance(by: .seconds(5))
+        let before = harness.events.values.count
+        #expect(try await harness.client.fetchQuery("k", staleTime: .seconds(10)) { try await fetcher.fetch(()) } == 1)
+        #expect(Array(descriptions(harness).dropFirst(before)) == ["served k from the cache"])
+        #expect(fetcher.callCount == 1)
+    }
+
+    @Test("stale, invalidated or missing data goes through the machine and fetches")
+    func staleFetches() async throws {
+        let harness = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2), .answer(3))
+        _ = try await harness.client.fetchQuery("k", staleTime: .seconds(10)) { try await fetcher.fetch(()) }
+        await harness.advance(by: .seconds(10))
+        #expect(try await harness.client.fetchQuery("k", staleTime: .seconds(10)) { try await fetcher.fetch(()) } == 2)
+        _ = harness.client.invalidateQueries("k")
+        #expect(try await harness.client.fetchQuery("k", staleTime: .infinity) { try await fetcher.fetch(()) } == 3)
+        #expect(harness.fetchReasons(for: "k") == [.firstUse, .manual, .manual])
+    }
+
+    @Test("ensureQueryData answers any data from the cache, whatever its age, without a fetch")
+    func ensureAnswersAnyAge() async throws {
+        let harness = TestQueryClient()
+        harness.client.setQueryData(5, for: "k")
+        await harness.advance(by: .seconds(200))  // stale for any staleTime up to 200 s, not yet collected
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(9))
+        #expect(try await harness.client.ensureQueryData("k") { try await fetcher.fetch(()) } == 5)
+        #expect(fetcher.callCount == 0)
+    }
+
+    @Test("a fresh hit of the wrong type is a typed error, as through the machine")
+    func freshHitWrongType() async throws {
+        let harness = TestQueryClient()
+        harness.client.setQueryData("text", for: "k")
+        await #expect(throws: QueryError.self) {
+            _ = try await harness.client.fetchQuery("k", staleTime: .infinity) { 1 }
+        }
+    }
+
+    @Test("fetchQuery(gcTime:) collects the unused entry that long after its fetch, not the defaults' 300 s")
+    func gcTimePerCall() async throws {
+        let harness = TestQueryClient()
+        _ = try await harness.client.fetchQuery("k", gcTime: .seconds(10)) { 1 }
+        await harness.advance(by: .seconds(9))
+        #expect(try harness.client.getQueryData("k", as: Int.self) == 1)
+        await harness.advance(by: .seconds(1))
+        #expect(try harness.client.getQueryData("k", as: Int.self) == nil)
+        #expect(descriptions(harness).contains("collected k"))
+    }
+
+    @Test("the longest gcTime a caller gave wins; a fresh hit with a longer one goes through the machine to keep it")
+    func longestGCTimeWins() async throws {
+        let harness = TestQueryClient()
+        _ = try await harness.client.fetchQuery("k", staleTime: .infinity, gcTime: .seconds(10)) { 1 }
+        _ = try await harness.client.fetchQuery("k", staleTime: .infinity, gcTime: .seconds(60)) { 2 }
+        _ = try await harness.client.fetchQuery("k", staleTime: .infinity, gcTime: .seconds(5)) { 3 }
+        await harness.advance(by: .seconds(30))
+        #expect(try harness.client.getQueryData("k", as: Int.self) == 1)
+        await harness.advance(by: .seconds(30))
+        #expect(try harness.client.getQueryData("k", as: Int.self) == nil)
+    }
+
+    @Test("one Mutation serves concurrent calls: each caller gets its own call's result")
+    func sharedMutationConcurrentCalls() async throws {
+        let harness = TestQueryClient()
+        let mutation = Mutation<Int, Int>(client: harness.client) { request in request * 2 }
+        let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for request in 0..<50 { group.addTask { (request, try await mutation.mutate(request)) } }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(results.count == 50)
+        #expect(results.allSatisfy { request, response in response == request * 2 })
+    }
+}
