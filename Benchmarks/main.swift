@@ -33,6 +33,7 @@ let scenarios: [(key: String, run: (Settings) -> [Row])] = [
     // (o) and (p) take their full measurement in a quick run too: it lasts under half a second, and a tenth of
     // it is short enough to fall inside one of the pool's passing modes (see `mutationRoundTripScenario`).
     ("o", { _ in mutationRoundTripScenario(.full) }), ("p", { _ in [mutationScopeScenario(.full)] }),
+    ("u", freshHitScenario),
 ]
 let markdown = arguments.contains("--markdown")
 if markdown { printResultsHeader(settings, arguments: arguments) }

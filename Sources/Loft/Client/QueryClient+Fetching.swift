@@ -24,6 +24,7 @@ extension QueryClient {
     ///     try await upstream.item(id)
     /// }
     /// ```
+    @inlinable
     public func fetchQuery<T: Sendable>(
         _ key: QueryKey,
         staleTime: StaleTime? = nil,
@@ -33,14 +34,21 @@ extension QueryClient {
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let intent = FetchIntent.ifStale(staleTime ?? defaults(for: key).staleTime)
+        let staleTime = staleTime ?? defaults(for: key).staleTime
+        // Inlined, the cast is made with the caller's type: a hit looks up no generic metadata.
+        if tags.isEmpty, let hit = freshHit(key, judgedBy: staleTime, keeping: gcTime), let typed = hit.data as? T {
+            served(hit.entry)
+            return typed
+        }
         return try await fetch(
-            key, intent, retry: retry, networkMode: networkMode, tags: tags, gcTime: gcTime, fetcher: fetcher)
+            key, .ifStale(staleTime), retry: retry, networkMode: networkMode, tags: tags, gcTime: gcTime,
+            fetcher: fetcher)
     }
 
     /// Fetches `key` into the cache unless fresh data is there; never throws (a failure is in the snapshot).
     ///
     /// - Parameters: as `fetchQuery`; `retry` defaults to `.never`.
+    @inlinable
     public func prefetchQuery<T: Sendable>(
         _ key: QueryKey,
         staleTime: StaleTime? = nil,
@@ -50,16 +58,20 @@ extension QueryClient {
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async {
-        let intent = FetchIntent.ifStale(staleTime ?? defaults(for: key).staleTime)
+        let staleTime = staleTime ?? defaults(for: key).staleTime
+        if tags.isEmpty, let hit = freshHit(key, judgedBy: staleTime, keeping: gcTime), hit.data is T {
+            return served(hit.entry)
+        }
         _ = try? await fetch(
-            key, intent, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, gcTime: gcTime,
-            fetcher: fetcher)
+            key, .ifStale(staleTime), retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags,
+            gcTime: gcTime, fetcher: fetcher)
     }
 
     /// Returns the cached data of `key` whatever its age, fetching only when there is none.
     ///
     /// - Parameters: as `fetchQuery`; `retry` defaults to `.never`.
     /// - Throws: as `fetchQuery`.
+    @inlinable
     public func ensureQueryData<T: Sendable>(
         _ key: QueryKey,
         retry: RetryPolicy = .never,
@@ -68,12 +80,17 @@ extension QueryClient {
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await fetch(
+        if tags.isEmpty, let hit = freshHit(key, judgedBy: .static, keeping: gcTime), let typed = hit.data as? T {
+            served(hit.entry)
+            return typed
+        }
+        return try await fetch(
             key, .ifMissing, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, gcTime: gcTime,
             fetcher: fetcher)
     }
 
-    private func fetch<T: Sendable>(
+    @usableFromInline
+    func fetch<T: Sendable>(
         _ key: QueryKey,
         _ intent: FetchIntent,
         retry: RetryPolicy,
@@ -83,7 +100,6 @@ extension QueryClient {
         gcTime: GCTime?,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        if tags.isEmpty, let hit = try freshHit(key, intent, gcTime: gcTime, as: T.self) { return hit }
         let defaults = defaults(for: key)
         var request = FetchRequest(
             fetch: { try await fetcher() },
@@ -105,24 +121,23 @@ extension QueryClient {
         }
     }
 
-    /// The answer of a read whose data is fresh, read from the entry without the machine (no waiter, no
-    /// continuation, no event but `served`); nil when the machine must decide. The freshness rule is
-    /// `Staleness`'s, as the machine's: `ifMissing` is fresh for any age.
-    private func freshHit<T: Sendable>(
-        _ key: QueryKey, _ intent: FetchIntent, gcTime: GCTime?, as type: T.Type
-    ) throws -> T? {
-        let staleTime: StaleTime
-        switch intent {
-        case .ifStale(let window): staleTime = window
-        case .ifMissing: staleTime = .static
-        case .explicit, .trigger, .appear, .interval: return nil
-        }
+    /// The entry of `key` and its data when the data is fresh for `staleTime` (`.static`: any data), read
+    /// without the machine (no waiter, no continuation, no event), the rule asked being `Staleness`'s as the
+    /// machine's; nil when the machine must decide (no data, stale, or a `gcTime` longer than the entry keeps).
+    @usableFromInline
+    package func freshHit(
+        _ key: QueryKey, judgedBy staleTime: StaleTime, keeping gcTime: GCTime?
+    ) -> (entry: QueryCacheEntry, data: any Sendable)? {
         guard let entry = existingEntry(for: key),
             let data = entry.freshData(judgedBy: staleTime, keeping: gcTime, at: scheduler.now)
         else { return nil }
+        return (entry, data)
+    }
+
+    /// A read was answered from `entry` without the machine: a use, and a hit (`served` from the cache).
+    @usableFromInline
+    package func served(_ entry: QueryCacheEntry) {
         noteUse(of: entry)
-        context.emit(.served(key, fromCache: true))
-        if let typed = data as? T { return typed }
-        return try cast(data, to: T.self, key: key)
+        context.emit(.served(entry.key, fromCache: true))
     }
 }

@@ -1,5 +1,6 @@
 /// What a caller wants of a fetch request; the entry's state machine decides from it, the data and the
 /// freshness whether to answer from the cache, join the fetch in flight, start one, or do nothing.
+@usableFromInline
 package enum FetchIntent: Sendable, Equatable {
     /// `refetch()`: always fetches; on an entry that has data, cancels the fetch in flight and starts anew.
     case explicit
