@@ -4,6 +4,7 @@
 /// key        status   fetch     observers  age  freshness
 /// users      success  idle      1          3s   stale
 /// users/42   success  fetching  2          0s   fresh
+/// items/7    success  idle      0          12s  inactive
 /// ```
 ///
 /// The columns, one row per cache entry, sorted by key:
@@ -15,8 +16,9 @@
 /// - `age`: the time since its data was fetched or written (`-` without data).
 /// - `freshness`: `fresh` or `stale` as the key's observers judge it: stale once one of its enabled
 ///   observers with a `staleTime` of its own (its queries, a consumer given one) finds it stale, or when it
-///   was invalidated; a consumer without a `staleTime` judges as they do, so it never makes data stale. With
-///   no observer, stale only when invalidated. `-` without data.
+///   was invalidated; a consumer without a `staleTime` judges as they do, so it never makes data stale.
+///   `inactive` when nobody observes it (TanStack's devtools' word): its freshness is then the reader's to
+///   judge, by the `staleTime` each `fetchQuery` gives, against its age. `-` without data.
 ///
 /// Ages and freshness are read from the client's scheduler. Pending mutation calls follow under the queries,
 /// in submission order, with whether they run or wait (paused):
@@ -41,7 +43,8 @@ public struct CacheInspector: Sendable {
         let rows = entries().map { entry -> [String] in
             let info = entry.info
             let age = info.dataUpdatedAt.map { Self.format(age: $0.duration(to: now)) } ?? "-"
-            let freshness = entry.data == nil ? "-" : info.isStale ? "stale" : "fresh"
+            let freshness =
+                entry.data == nil ? "-" : info.observerCount == 0 ? "inactive" : info.isStale ? "stale" : "fresh"
             return [
                 info.key.description, info.status.rawValue, info.fetchStatus.rawValue, String(info.observerCount), age,
                 freshness,

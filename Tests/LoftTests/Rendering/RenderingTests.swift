@@ -45,7 +45,7 @@ struct SaveRenderer: MutationRenderer {
         #expect(renderer.view(for: QueryState<Int>.succeed(3)) == "Saved #3")
     }
 
-    @Test("the cache inspector renders an aligned table: key, status, fetch, observers, age, freshness")
+    @Test("the cache inspector renders an aligned table: key, status, fetch, observers, age, freshness (inactive unobserved)")
     func inspector() async {
         let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
         #expect(CacheInspector(client: harness.client).render() == "(empty cache)")
@@ -55,7 +55,7 @@ struct SaveRenderer: MutationRenderer {
         await harness.advance(by: .seconds(65))
         let expected = """
             key       status   fetch  observers  age    freshness
-            settings  success  idle   0          1m05s  fresh
+            settings  success  idle   0          1m05s  inactive
             users/42  success  idle   1          1m05s  stale
             """
         #expect(CacheInspector(client: harness.client).render() == expected)

@@ -108,6 +108,12 @@ public final class LoftTelemetry: Sendable {
             changeEntries(by: -1)
         case .collected(let key):
             instruments.counter(.collections, key: label(key)).increment()
+        case .evicted(let key, let reason):
+            instruments.counter(.evictions, key: label(key), ["reason": reason.rawValue]).increment()
+        case .overBudget(let used, let limit):
+            options.logger.warning(
+                "the entries in use exceed the memory budget; nothing more can be evicted",
+                metadata: ["loft.used": "\(used)", "loft.limit": "\(limit)"])
         case .fetchStarted(let key, let reason):
             fetchStarted(key, reason, at: now)
         case .fetchFinished(let key, let error):

@@ -164,6 +164,28 @@ import Tracing
         _ = telemetry
     }
 
+    @Test("evictions are counted by reason; a budget the entries in use exceed is a warning")
+    func evictions() async throws {
+        let budgeted = TestQueryClient(memoryBudget: .entries(1))
+        var logger = Logger(label: "test") { [logs] _ in logs }
+        logger.logLevel = .trace
+        let telemetry = LoftTelemetry(
+            client: budgeted.client, options: LoftTelemetry.Options(logger: logger, metrics: metrics, tracer: tracer))
+        _ = try await budgeted.client.fetchQuery(["items", 1]) { 1 }
+        _ = try await budgeted.client.fetchQuery(["items", 2]) { 2 }
+        budgeted.client.trim(to: 0)
+        #expect(counter("loft_evictions_total", [("key", "items"), ("reason", "budget")]) == 1)
+        #expect(counter("loft_evictions_total", [("key", "items"), ("reason", "trim")]) == 1)
+        let observed = (0..<2).map { index in
+            Query<Void, Int>(key: ["seen", index], behavior: .startImmediately(()), client: budgeted.client) { index }
+        }
+        await budgeted.until { observed.allSatisfy { $0.state.value != nil } }
+        let warning = try #require(logs.entries.first { $0.level == .warning })
+        #expect(warning.message == "the entries in use exceed the memory budget; nothing more can be evicted")
+        #expect(warning.metadata["loft.limit"] == "1")
+        _ = telemetry
+    }
+
     @Test("a mutation is a loft.mutation span, counted and timed by outcome; a failure is logged")
     func mutations() async throws {
         let telemetry = attach()

@@ -12,6 +12,7 @@ struct Instruments: Sendable {
         case restores = "persistence_restores_total"
         case persistenceFailures = "persistence_failures_total"
         case collections = "gc_collections_total"
+        case evictions = "evictions_total"
         case mutations = "mutations_total"
     }
 
