@@ -35,7 +35,10 @@ let package = Package(
         .executableTarget(name: "LoftDevtoolsBenchmarks", dependencies: ["LoftDevtools"], path: "Benchmarks"),
         .testTarget(
             name: "LoftDevtoolsTests",
-            dependencies: ["LoftDevtools", .product(name: "LoftTesting", package: "Loft")]),
+            dependencies: [
+                "LoftDevtools", .product(name: "LoftTesting", package: "Loft"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

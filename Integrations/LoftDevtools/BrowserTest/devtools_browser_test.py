@@ -141,6 +141,13 @@ try:
     if shown - started > 5:
         fail("the list took more than 5 s")
     wait_until(lambda: driver.find_element(By.ID, "connection").text == "live", 5, "the live connection")
+    # An entry nobody observes (the demo's extra keys) shows as inactive, with its age, not as fresh.
+    first_row = driver.find_elements(By.CSS_SELECTOR, "tr.entry")[0]
+    freshness = first_row.find_element(By.CSS_SELECTOR, "td:nth-child(5)").text
+    if not freshness.startswith("inactive, "):
+        fail(f"an unobserved entry shows {freshness!r}, not inactive with its age")
+    if not driver.find_element(By.ID, "memory").text.startswith("memory "):
+        fail("the header shows no memory figure")
     driver.find_element(By.ID, "filter").send_keys("users")
     wait_until(lambda: {row.get_attribute("data-key") for row in driver.find_elements(By.CSS_SELECTOR, "tr.entry")}
                == {"users", "users/1", "users/2", "users/3"}, 5, "the users keys under the filter")

@@ -46,6 +46,17 @@ enum DevtoolsModels {
         let focused: Bool
         let timeline: [DevtoolsRecorder.FetchRecord]
         let isRecording: Bool
+        let memory: Memory
+    }
+
+    /// The client's memory against its budget.
+    struct Memory: Encodable {
+        /// What its entries cost (entries, without a budget).
+        let used: Int
+        /// The budget's limit; nil without one.
+        let limit: Int?
+        /// Entries evicted since the page's recording began.
+        let evicted: Int
     }
 
     struct Detail: Encodable {

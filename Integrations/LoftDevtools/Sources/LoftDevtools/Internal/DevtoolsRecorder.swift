@@ -27,6 +27,8 @@ final class DevtoolsRecorder: Sendable {
         var watchers: [UInt64: AsyncStream<String>.Continuation] = [:]
         var nextWatcher: UInt64 = 0
         var subscription: Subscription?
+        /// Entries evicted while the recorder listened.
+        var evictions = 0
     }
 
     private let state = Locked(State())
@@ -38,6 +40,11 @@ final class DevtoolsRecorder: Sendable {
         self.client = client
         self.historyPerKey = historyPerKey
         self.timelineLength = timelineLength
+    }
+
+    /// How many entries were evicted while a page was open.
+    var evictions: Int {
+        state.withLock { $0.evictions }
     }
 
     /// The events from now on, as JSON lines, until the stream ends; the recorder listens while one is open.
@@ -133,6 +140,8 @@ final class DevtoolsRecorder: Sendable {
             close(open, key, outcome, error.map { "\($0)" }, now, &state)
         case .removed(let key):
             state.history[key] = nil
+        case .evicted:
+            state.evictions += 1
         default:
             break
         }

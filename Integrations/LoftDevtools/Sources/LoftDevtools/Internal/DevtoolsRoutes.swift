@@ -20,8 +20,15 @@ struct DevtoolsRoutes: Sendable {
         return html
     }()
 
+    /// A router of its own holding the routes (the devtools on their own port).
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        add(to: router)
+        return router
+    }
+
+    /// Adds the routes to `router`, a router or a group of the application's, whatever its request context.
+    func add<Routes: RouterMethods>(to router: Routes) {
         router.get("/") { request, _ in authorized(request) { respond(Self.page, type: "text/html; charset=utf-8") } }
         router.get("/api/state") { request, _ in authorized(request) { respond(state(request), type: json) } }
         router.get("/api/entry") { request, _ in
@@ -43,7 +50,6 @@ struct DevtoolsRoutes: Sendable {
             let body = try await request.collectBody(upTo: 1 << 16)
             return authorized(request) { environment(Data(buffer: body)) }
         }
-        return router
     }
 
     private var json: String { "application/json" }
@@ -64,7 +70,9 @@ struct DevtoolsRoutes: Sendable {
             DevtoolsModels.StatePage(
                 now: DevtoolsRecorder.seconds(now), total: entries.count, offset: offset, entries: Array(page),
                 mutations: Array(mutations), online: client.isOnline, focused: client.isFocused,
-                timeline: recorder.timeline(), isRecording: recorder.isListening))
+                timeline: recorder.timeline(), isRecording: recorder.isListening,
+                memory: DevtoolsModels.Memory(
+                    used: client.memoryUsage, limit: client.memoryBudget?.limit, evicted: recorder.evictions)))
     }
 
     private func detail(_ key: QueryKey, _ entry: CacheInspector.Entry) -> String {
