@@ -1,6 +1,9 @@
 import Foundation
+import Hummingbird
+import Logging
 import Loft
 import LoftDevtools
+import ServiceLifecycle
 import Testing
 
 /// The README's example, compiled and run: the check in CI fails when a ```swift block of the README is not,
@@ -16,5 +19,23 @@ import Testing
         await devtools.unmount()
 
         #expect(devtools.url.host == "127.0.0.1" && devtools.url.port != 0)
+    }
+
+    @Test("the README's server use: mounted on the application's router, a service of its group")
+    func onTheRouter() async throws {
+        let client = QueryClient()
+        let logger = Logger(label: "readme")
+
+        let router = Router()
+        let routes = LoftDevtools.mount(on: client, at: router.group("devtools"), token: "s3cret")
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let services = ServiceGroup(
+            configuration: .init(services: [app, routes], gracefulShutdownSignals: [.sigterm], logger: logger))
+        // The page: http://HOST:PORT/devtools/?token=s3cret
+
+        let running = Task { try await services.run() }
+        await services.triggerGracefulShutdown()
+        try await running.value
+        #expect(routes.token == "s3cret")
     }
 }

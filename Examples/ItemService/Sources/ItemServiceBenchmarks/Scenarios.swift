@@ -1,0 +1,206 @@
+import Foundation
+
+/// How much a run does: a full sitting, or a short one that proves the scenarios run.
+struct Settings {
+    let isQuick: Bool
+    var seconds: Int { isQuick ? 2 : 10 }
+    var turns: Int { isQuick ? 1 : 2 }
+    var dedupeCallers: Int { isQuick ? 1_000 : 10_000 }
+    var churnKeys: Int { isQuick ? 60_000 : 1_000_000 }
+    var outageSeconds: Double { isQuick ? 1.5 : 3 }
+}
+
+/// The service's arguments for a store, against `upstream`.
+func service(_ upstream: Launched, _ arguments: [String]) throws -> Launched {
+    try Launched("ItemService", ["--port", "0", "--upstream", upstream.url] + arguments)
+}
+
+/// (q) Throughput and p99 latency over 1,000 fresh ids and on one hot id: Loft with its budget (telemetry and
+/// devtools off, as the actor has neither) against the actor, turns taken; Loft with both on beside it.
+func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
+    let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
+    defer { upstream.stop() }
+    let common = ["--stale-seconds", "3600", "--gc-seconds", "3600"]
+    let variants: [(name: String, arguments: [String])] = [
+        ("actor", ["--store", "actor"]),
+        ("loft", ["--store", "loft", "--budget", "10000", "--telemetry", "off"]),
+        ("loft, telemetry and devtools on", ["--store", "loft", "--budget", "10000", "--telemetry", "on"]),
+    ]
+    var fresh: [String: Load] = [:]
+    var hot: [String: Load] = [:]
+    for turn in 0..<settings.turns {
+        for variant in turn % 2 == 0 ? variants : variants.reversed() {
+            let running = try service(upstream, common + variant.arguments)
+            defer { running.stop() }
+            for id in 0..<1_000 { _ = try await client.get("\(running.url)/items/\(id)") }
+            let spread = try wrk(running.url, seconds: settings.seconds, script: itemsScript(first: 0, count: 1_000))
+            let one = try wrk("\(running.url)/items/7", seconds: settings.seconds)
+            guard spread.errors == 0, one.errors == 0 else { throw BenchmarkError.failed("(q) \(variant.name): errors") }
+            if spread.requestsPerSecond > fresh[variant.name]?.requestsPerSecond ?? 0 { fresh[variant.name] = spread }
+            if one.requestsPerSecond > hot[variant.name]?.requestsPerSecond ?? 0 { hot[variant.name] = one }
+        }
+    }
+    var rows: [Row] = []
+    for (label, loads) in [("1,000 fresh ids", fresh), ("one hot id", hot)] {
+        guard let actor = loads["actor"], let loft = loads["loft"], let full = loads["loft, telemetry and devtools on"]
+        else { continue }
+        rows.append(
+            .ratio(
+                "(q) \(label): requests/s", loft.requestsPerSecond, actor.requestsPerSecond, unit: requestsPerSecond,
+                baselineName: "actor", atLeast: 0.95))
+        rows.append(.ratio("(q) \(label): p99", loft.p99, actor.p99, unit: milliseconds, baselineName: "actor", atMost: 1.2))
+        rows.append(
+            .ratio(
+                "(q) \(label), telemetry and devtools on: requests/s", full.requestsPerSecond, actor.requestsPerSecond,
+                unit: requestsPerSecond, baselineName: "actor"))
+    }
+    return rows
+}
+
+/// (r) Many requests at once for one cold id whose upstream takes 20 ms: one upstream call, and the time until
+/// every request is answered, against the actor's, turns taken.
+func dedupeScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
+    let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
+    defer { upstream.stop() }
+    var best: [String: Double] = [:]
+    for turn in 0..<settings.turns {
+        for store in turn % 2 == 0 ? ["actor", "loft"] : ["loft", "actor"] {
+            let running = try service(upstream, ["--store", store, "--telemetry", "off"])
+            defer { running.stop() }
+            _ = try await client.get("\(running.url)/health")
+            _ = try await client.send(.POST, "\(upstream.url)/stats/reset")
+            let id = 424_242 + turn
+            let started = ContinuousClock.now
+            let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<settings.dedupeCallers {
+                    group.addTask { try await client.get("\(running.url)/items/\(id)").body.contains("\"id\":\(id)") }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            let elapsed = started.duration(to: .now)
+            let calls = try await client.get("\(upstream.url)/calls/\(id)").body
+            guard answered == settings.dedupeCallers, calls == "1" else {
+                throw BenchmarkError.failed("(r) \(store): \(answered) answered, \(calls) upstream calls")
+            }
+            let seconds = Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+            best[store] = min(best[store] ?? .infinity, seconds)
+        }
+    }
+    guard let actor = best["actor"], let loft = best["loft"] else { return [] }
+    return [
+        .ratio(
+            "(r) \(settings.dedupeCallers) requests at once, one cold id: all answered (1 upstream call)", loft, actor,
+            unit: milliseconds, baselineName: "actor", atMost: 1.2)
+    ]
+}
+
+/// (s) Churn: distinct ids with a budget of 10,000 entries: the resident size at the end against the size after
+/// the first 20,000 ids, and the throughput against the same run without a budget.
+func churnScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
+    let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "0"])
+    defer { upstream.stop() }
+    var figures: [String: (early: Int, end: Int, load: Load)] = [:]
+    for budget in ["10000", "none"] {
+        let running = try service(upstream, ["--store", "loft", "--budget", budget, "--telemetry", "off"])
+        defer { running.stop() }
+        let first = 20_000
+        _ = try wrk(running.url, seconds: 600, script: itemsScript(first: 0, count: first, stopAfter: first))
+        let early = running.residentBytes
+        let rest = settings.churnKeys - first
+        let load = try wrk(running.url, seconds: 1_800, script: itemsScript(first: first, count: rest, stopAfter: rest))
+        figures[budget] = (early, running.residentBytes, load)
+    }
+    guard let bounded = figures["10000"], let unbounded = figures["none"] else { return [] }
+    let keys = settings.churnKeys.formatted()
+    return [
+        .ratio(
+            "(s) \(keys) distinct ids, budget 10,000: resident size at the end", Double(bounded.end),
+            Double(bounded.early), unit: megabytes, baselineName: "after the first 20,000 ids", atMost: 1.2),
+        .ratio(
+            "(s) \(keys) distinct ids, budget 10,000: requests/s", bounded.load.requestsPerSecond,
+            unbounded.load.requestsPerSecond, unit: requestsPerSecond, baselineName: "without a budget",
+            atLeast: 0.9),
+        Row(
+            scenario: "(s) without a budget: resident size at the end", figure: megabytes(Double(unbounded.end)),
+            baseline: "\(megabytes(Double(unbounded.early))) after the first 20,000 ids", ratio: nil, target: "—",
+            holds: true),
+    ]
+}
+
+/// (t) The upstream failing (HTTP 500) or hanging (10 s) under load: items with data keep being served (stale),
+/// only items without data answer errors, the upstream sees at most one call per key per attempt, and fresh
+/// data comes within 1 s of the upstream's return.
+func outageScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
+    let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20", "--hang-seconds", "10"])
+    defer { upstream.stop() }
+    let running = try service(
+        upstream,
+        ["--store", "loft", "--telemetry", "off", "--stale-seconds", "2", "--upstream-timeout-ms", "500",
+         "--read-timeout-ms", "1000"])
+    defer { running.stop() }
+    for id in 0..<100 { _ = try await client.get("\(running.url)/items/\(id)") }
+    var rows: [Row] = []
+    for mode in ["fail", "hang"] {
+        _ = try await client.send(.POST, "\(upstream.url)/stats/reset")
+        _ = try await client.send(.POST, "\(upstream.url)/mode/\(mode)")
+        let until = ContinuousClock.now + .milliseconds(Int(settings.outageSeconds * 1_000))
+        let counts = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for worker in 0..<32 {
+                group.addTask {
+                    // [with data: answered 200, asked; without data: errors, asked]
+                    var counts = [0, 0, 0, 0]
+                    var id = worker
+                    while ContinuousClock.now < until {
+                        id = (id + 37) % 200
+                        let status = try await client.get("\(running.url)/items/\(id)").status
+                        if id < 100 {
+                            counts[1] += 1
+                            if status == 200 { counts[0] += 1 }
+                        } else {
+                            counts[3] += 1
+                            if status != 200 { counts[2] += 1 }
+                        }
+                    }
+                    return counts
+                }
+            }
+            return try await group.reduce(into: [0, 0, 0, 0]) { total, counts in
+                for index in total.indices { total[index] += counts[index] }
+            }
+        }
+        let stats = try await client.get("\(upstream.url)/stats").body
+        let maximumPerKey = Int(stats.split(separator: ":").last?.dropLast() ?? "") ?? -1
+        // Renamed at the upstream during the outage; the service must show it within 1 s of the return.
+        let name = "fresh after \(mode)"
+        _ = try await client.send(.PUT, "\(upstream.url)/items/5", body: #"{"name":"\#(name)"}"#)
+        _ = try await client.send(.POST, "\(upstream.url)/mode/normal")
+        let returned = ContinuousClock.now
+        while try await !client.get("\(running.url)/items/5").body.contains(name) {
+            guard returned.duration(to: .now) < .seconds(10) else { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let recovery = returned.duration(to: .now)
+        let recoverySeconds = Double(recovery.components.seconds) + Double(recovery.components.attoseconds) / 1e18
+        let label = mode == "fail" ? "answering 500" : "hanging 10 s"
+        let attempts = Int((settings.outageSeconds / 0.25).rounded(.up)) + 1
+        rows.append(
+            Row(
+                scenario: "(t) upstream \(label): items with data served", figure: "\(counts[0]) of \(counts[1])",
+                baseline: "every request", ratio: nil, target: "all", holds: counts[0] == counts[1] && counts[1] > 0))
+        rows.append(
+            Row(
+                scenario: "(t) upstream \(label): items without data answered errors",
+                figure: "\(counts[2]) of \(counts[3])", baseline: "every request", ratio: nil, target: "all",
+                holds: counts[2] == counts[3]))
+        rows.append(
+            Row(
+                scenario: "(t) upstream \(label): upstream calls of the busiest key",
+                figure: "\(maximumPerKey)", baseline: "\(attempts) attempts (one per 250 ms)", ratio: nil,
+                target: "≤ attempts", holds: maximumPerKey <= attempts))
+        rows.append(
+            Row(
+                scenario: "(t) upstream \(label): fresh data after its return", figure: milliseconds(recoverySeconds),
+                baseline: "—", ratio: nil, target: "≤ 1 s", holds: recoverySeconds <= 1))
+    }
+    return rows
+}

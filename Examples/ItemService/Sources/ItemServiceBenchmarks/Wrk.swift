@@ -1,0 +1,85 @@
+import Foundation
+
+/// What one run of wrk measured.
+struct Load {
+    var requestsPerSecond: Double
+    /// The 99th percentile of latency, in seconds.
+    var p99: Double
+    var errors: Int
+}
+
+/// Runs wrk against `url` (with a Lua `script` when given) and reads requests per second, p99 latency and
+/// errors (non-2xx answers and socket errors) from what it prints.
+func wrk(
+    _ url: String, connections: Int = 64, threads: Int = 2, seconds: Int, script: String? = nil
+) throws -> Load {
+    var arguments = ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "10s"]
+    var scriptFile: URL?
+    if let script {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        arguments += ["-s", file.path]
+        scriptFile = file
+    }
+    defer { scriptFile.map { try? FileManager.default.removeItem(at: $0) } }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+    process.arguments = arguments + [url]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard let rps = figure(after: "Requests/sec:", in: text), let p99 = latency(percentile: "99%", in: text) else {
+        throw BenchmarkError.wrk(text)
+    }
+    let non2xx = Int(figure(after: "Non-2xx or 3xx responses:", in: text) ?? 0)
+    let socket = text.split(separator: "\n").first { $0.contains("Socket errors:") }.map { line in
+        line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.reduce(0, +)
+    }
+    return Load(requestsPerSecond: rps, p99: p99, errors: non2xx + (socket ?? 0))
+}
+
+private func figure(after label: String, in text: String) -> Double? {
+    guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
+    return Double(line.replacingOccurrences(of: label, with: "").trimmingCharacters(in: .whitespaces))
+}
+
+/// A latency wrk prints as `99%  1.23ms` (us, ms or s), in seconds.
+private func latency(percentile: String, in text: String) -> Double? {
+    guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile) })
+    else { return nil }
+    guard let value = line.split(separator: " ").last.map(String.init) else { return nil }
+    for (unit, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0), ("m", 60.0)] where value.hasSuffix(unit) {
+        return Double(value.dropLast(unit.count)).map { $0 * scale }
+    }
+    return nil
+}
+
+/// A wrk script that asks for `/items/ID` with IDs cycling through `count` values from `first`, each thread
+/// through its own share; with `stopAfter`, each thread stops after that many answers (a run of a set count).
+func itemsScript(first: Int, count: Int, threads: Int = 2, stopAfter: Int? = nil) -> String {
+    let share = max(1, count / threads)
+    return """
+        local counter = 1
+        local threads = {}
+        function setup(thread)
+            thread:set("id", counter)
+            counter = counter + 1
+        end
+        local next_id = 0
+        local answers = 0
+        function init(args)
+            next_id = 0
+        end
+        function request()
+            local item = \(first) + (id - 1) * \(share) + (next_id % \(share))
+            next_id = next_id + 1
+            return wrk.format("GET", "/items/" .. item)
+        end
+        function response(status, headers, body)
+            answers = answers + 1
+            \(stopAfter.map { "if answers >= \($0 / threads) then wrk.thread:stop() end" } ?? "")
+        end
+        """
+}

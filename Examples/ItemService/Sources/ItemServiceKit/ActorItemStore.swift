@@ -1,0 +1,35 @@
+/// The cache a server developer writes instead of a library, as the benchmarks' baseline: an actor with the
+/// items and the instant each was fetched, and one task in flight per key that concurrent requests share.
+public actor ActorItemStore: ItemStore {
+    private var items: [Int: (item: Item, fetchedAt: ContinuousClock.Instant)] = [:]
+    private var inFlight: [Int: Task<Item, any Error>] = [:]
+    private let upstream: any ItemUpstream
+    private let staleTime: Duration
+
+    public init(upstream: any ItemUpstream, staleTime: Duration) {
+        self.upstream = upstream
+        self.staleTime = staleTime
+    }
+
+    public func item(_ id: Int) async throws -> (item: Item, isStale: Bool) {
+        if let cached = items[id], cached.fetchedAt.duration(to: .now) < staleTime { return (cached.item, false) }
+        let task = inFlight[id] ?? Task { [upstream] in try await upstream.item(id) }
+        inFlight[id] = task
+        do {
+            let item = try await task.value
+            if inFlight[id] == task { inFlight[id] = nil }
+            items[id] = (item, .now)
+            return (item, false)
+        } catch {
+            if inFlight[id] == task { inFlight[id] = nil }
+            if let cached = items[id] { return (cached.item, true) }
+            throw error
+        }
+    }
+
+    public func update(_ change: ItemChange) async throws -> Item {
+        let item = try await upstream.update(change)
+        items[change.id] = (item, .now)
+        return item
+    }
+}
