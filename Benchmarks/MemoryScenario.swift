@@ -10,7 +10,9 @@ private func residentBytes() -> Double? {
 }
 
 /// (i) Memory per entry for 100,000 small entries, from the resident size before and after: the baseline is a
-/// plain `[QueryKey: Int]`; then `InMemoryQueryCache` and the client's cache. It runs in a child process (this
+/// plain `[QueryKey: Int]`; then `InMemoryQueryCache`, the client's cache written with `setQueryData`, and the
+/// client's cache as a service fills it: entries made by `fetchQuery` that nobody observes (each keeps its
+/// fetcher, for a later refetch, and its collection alarm). It runs in a child process (this
 /// executable with `--memory-probe`), so that no other scenario's freed memory is reused (which would hide
 /// growth) and no other scenario runs on the heap it leaves.
 func memoryScenario(_ settings: Settings) -> [Row] {
@@ -29,11 +31,11 @@ func memoryScenario(_ settings: Settings) -> [Row] {
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     probe.waitUntilExit()
     let figures = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard figures.count == 3 else {
+    guard figures.count == 4 else {
         print("(i) memory: resident size is only read on Linux; skipped.")
         return []
     }
-    let (baseline, cache, client) = (figures[0], figures[1], figures[2])
+    let (baseline, cache, client, fetched) = (figures[0], figures[1], figures[2], figures[3])
     return [
         Row(
             scenario: "(i) InMemoryQueryCache, bytes per entry", baselineName: "[QueryKey: Int]",
@@ -41,6 +43,9 @@ func memoryScenario(_ settings: Settings) -> [Row] {
         Row(
             scenario: "(i) QueryClient cache, bytes per entry", baselineName: "[QueryKey: Int]",
             nanoseconds: client, baselineNanoseconds: baseline, target: .underBytes(1024), unit: .bytes),
+        Row(
+            scenario: "(i) entries made by fetchQuery, unobserved, bytes per key", baselineName: "[QueryKey: Int]",
+            nanoseconds: fetched, baselineNanoseconds: baseline, target: .underBytes(400), unit: .bytes),
     ]
 }
 
@@ -62,7 +67,15 @@ func memoryProbe(count: Int) {
     for (index, key) in keys.enumerated() { client.setQueryData(index, for: key) }
     let afterClient = residentBytes() ?? afterCache
 
-    blackHole((dictionary.count, cache.count, client))
+    let server = QueryClient(scheduler: TestScheduler())
+    runBlocking {
+        for (index, key) in keys.enumerated() { _ = try? await server.fetchQuery(key) { index } }
+    }
+    let afterServer = residentBytes() ?? afterClient
+
+    blackHole((dictionary.count, cache.count, client, server))
     let perEntry = { (from: Double, to: Double) in max(0, to - from) / Double(count) }
-    print(perEntry(start, afterDictionary), perEntry(afterDictionary, afterCache), perEntry(afterCache, afterClient))
+    print(
+        perEntry(start, afterDictionary), perEntry(afterDictionary, afterCache), perEntry(afterCache, afterClient),
+        perEntry(afterClient, afterServer))
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What every cache entry of one client shares: the clock and its timer queue, the task tracker, focus and
 /// network, the event stream, and the ways back to the client (to be collected, to be found by key). Those
 /// reach the client's entry table, not the client, so entries never keep their client alive; the client cuts
@@ -29,6 +31,8 @@ package final class ClientContext: Sendable {
     }
 
     private let links: Locked<Links>
+    /// The last id given to a waiter of any entry: ids grow in the order waiters arrive.
+    private let waiterIDs = Atomic<UInt64>(0)
     /// The entries' costs against the client's memory budget, and which may be evicted; nil without a budget.
     package let ledger: MemoryLedger?
 
@@ -60,6 +64,11 @@ package final class ClientContext: Sendable {
         HeldLocks.assertNoneHeld("a client's event")
         guard isHeard else { return }
         events.send(event())
+    }
+
+    /// A new waiter id, greater than every one given before.
+    package func nextWaiterID() -> UInt64 {
+        waiterIDs.add(1, ordering: .relaxed).newValue
     }
 
     /// The scheduler's current time.

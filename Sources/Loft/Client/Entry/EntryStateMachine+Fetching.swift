@@ -43,7 +43,6 @@ extension EntryStateMachine {
             return
         }
         if intent.isRead { output.actions.append(.emit(.served(key, fromCache: false))) }
-        lastRequest = Boxed(request)
         if fetch != nil {
             // Mutated in place: copying the fetch would copy every waiter on each join.
             if let waiter { updateFetch { _ = $0.waiters.insert(waiter) } }
@@ -83,6 +82,9 @@ extension EntryStateMachine {
         before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
     ) {
         nextFetchID += 1
+        // The request a later refetch of an entry without an observer that can fetch makes again: the last one
+        // started (a caller who joins a fetch in flight does not replace it).
+        lastRequest = Boxed(request)
         fetch = Fetch(id: nextFetchID, request: request, waiters: waiters, before: before)
         let mayStart = RetryStateMachine.mayStart(request.networkMode, isOnline: conditions.isOnline)
         snapshot.fetchStatus = mayStart ? .fetching : .paused

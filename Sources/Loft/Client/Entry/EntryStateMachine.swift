@@ -51,7 +51,7 @@ package struct EntryStateMachine: Sendable {
     /// The longest `gcTime` an observer of the entry gave (TanStack keeps the longest it was told).
     var observerGCTime: GCTime?
     package internal(set) var isRemoved = false
-    /// The last fetch requested, to refetch an entry that has no observer that can.
+    /// The last fetch started, to refetch an entry that has no observer that can.
     var lastRequest: Boxed<FetchRequest>?
     var persistence: Boxed<EntryPersistence>?
     /// The version of the entry's data in a store that orders the key's changes (a shared cache's row,

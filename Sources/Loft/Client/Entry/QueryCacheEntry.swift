@@ -13,7 +13,8 @@ import Synchronization
 package final class QueryCacheEntry: Sendable {
     private struct Storage: Sendable {
         var machine: EntryStateMachine
-        /// The ids of waiters and observers (one counter: they only need to be unique).
+        /// The ids of observers and listeners (one counter: they only need to be unique; waiters are numbered by
+        /// the client).
         var nextID: UInt64 = 0
         /// What follows the entry's changes, in the order they came: an entry nobody observes (a
         /// `setQueryData`, a prefetch, a hydrated query) tells no one.
@@ -355,12 +356,9 @@ package final class QueryCacheEntry: Sendable {
         }
     }
 
-    /// A waiter the machine has not seen yet.
+    /// A waiter the machine has not seen yet, numbered by the client's counter (no lock of the entry's).
     private func makeWaiter() -> EntryWaiter {
-        storage.withLock { storage in
-            storage.nextID += 1
-            return EntryWaiter(id: storage.nextID)
-        }
+        EntryWaiter(id: context.nextWaiterID())
     }
 
     /// Writes `value` as the entry's data; an `Equatable` value equal to the old one keeps the old one
