@@ -55,7 +55,7 @@ let package = Package(
             name: "ItemServiceBenchmarks",
             dependencies: [
                 "ItemServiceKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         .testTarget(
             name: "ItemServiceTests",

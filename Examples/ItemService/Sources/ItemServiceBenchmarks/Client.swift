@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// The benchmark's own HTTP client, for what wrk cannot do: thousands of requests at once, and reading each
 /// answer.

@@ -70,10 +70,11 @@ func dedupeScenario(_ settings: Settings, client: BenchmarkClient) async throws 
             _ = try await client.get("\(running.url)/health")
             _ = try await client.send(.POST, "\(upstream.url)/stats/reset")
             let id = 424_242 + turn
+            let url = "\(running.url)/items/\(id)"
             let started = ContinuousClock.now
             let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<settings.dedupeCallers {
-                    group.addTask { try await client.get("\(running.url)/items/\(id)").body.contains("\"id\":\(id)") }
+                    group.addTask { try await client.get(url).body.contains("\"id\":\(id)") }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
@@ -144,6 +145,7 @@ func outageScenario(_ settings: Settings, client: BenchmarkClient) async throws 
         _ = try await client.send(.POST, "\(upstream.url)/stats/reset")
         _ = try await client.send(.POST, "\(upstream.url)/mode/\(mode)")
         let until = ContinuousClock.now + .milliseconds(Int(settings.outageSeconds * 1_000))
+        let service = running.url
         let counts = try await withThrowingTaskGroup(of: [Int].self) { group in
             for worker in 0..<32 {
                 group.addTask {
@@ -152,7 +154,7 @@ func outageScenario(_ settings: Settings, client: BenchmarkClient) async throws 
                     var id = worker
                     while ContinuousClock.now < until {
                         id = (id + 37) % 200
-                        let status = try await client.get("\(running.url)/items/\(id)").status
+                        let status = try await client.get("\(service)/items/\(id)").status
                         if id < 100 {
                             counts[1] += 1
                             if status == 200 { counts[0] += 1 }

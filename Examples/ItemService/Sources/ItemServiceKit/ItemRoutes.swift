@@ -17,7 +17,6 @@ public enum ItemRoutes {
         }
         router.put("items/:id") { request, context -> Response in
             let id = try context.parameters.require("id", as: Int.self)
-            struct Rename: Decodable { let name: String }
             let rename = try await request.decode(as: Rename.self, context: context)
             do {
                 return try json(try await store.update(ItemChange(id: id, name: rename.name)), stale: false)
@@ -27,11 +26,18 @@ public enum ItemRoutes {
         }
     }
 
+    /// The body of `PUT /items/:id`.
+    struct Rename: Decodable {
+        let name: String
+    }
+
     static func json(_ item: Item, stale: Bool) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if stale { headers[.init("X-Cache")!] = "stale" }
-        let body = ByteBuffer(bytes: try JSONEncoder().encode(item))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = ByteBuffer(bytes: try encoder.encode(item))
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 

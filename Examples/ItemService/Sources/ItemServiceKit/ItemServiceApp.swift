@@ -44,14 +44,13 @@ public enum ItemServiceApp {
                     options: LoftTelemetry.Options(logger: logger, metrics: PrometheusMetricsFactory(registry: registry)))
                 let token = configuration.devtoolsToken ?? UUID().uuidString
                 after.append(LoftDevtools.mount(on: client, at: router.group("devtools"), token: token))
-                print("devtools: /devtools/?token=\(token)")
+                FileHandle.standardOutput.write(Data("devtools: /devtools/?token=\(token)\n".utf8))
             }
         }
         let app = Application(
             router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
-                print("ready \(channel.localAddress?.port ?? configuration.port)")
-                fflush(stdout)
+                FileHandle.standardOutput.write(Data("ready \(channel.localAddress?.port ?? configuration.port)\n".utf8))
             }, logger: logger)
         // Stopped in the reverse order: the devtools' streams, then the server (its requests finish), then the
         // client (its writes flushed).

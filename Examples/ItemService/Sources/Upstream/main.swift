@@ -12,24 +12,34 @@ import Logging
 // GET /items/:id, PUT /items/:id {"name": …}, GET /stats, POST /stats/reset, GET /calls/:id,
 // POST /mode/normal|fail|hang.
 
-var port = 8081
-var delay = Duration.milliseconds(20)
-var hang = Duration.seconds(10)
-var arguments = CommandLine.arguments.dropFirst()
-while let flag = arguments.popFirst() {
-    guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
-        FileHandle.standardError.write(Data("usage: Upstream [--port P] [--delay-ms MS] [--hang-seconds S]\n".utf8))
-        exit(2)
-    }
-    switch flag {
-    case "--port": port = value
-    case "--delay-ms": delay = .milliseconds(value)
-    case "--hang-seconds": hang = .seconds(value)
-    default:
-        FileHandle.standardError.write(Data("unknown argument \(flag)\n".utf8))
-        exit(2)
+/// The upstream's settings, from its arguments.
+struct Settings: Sendable {
+    var port = 8081
+    var delay = Duration.milliseconds(20)
+    var hang = Duration.seconds(10)
+
+    init(_ arguments: [String]) {
+        var arguments = arguments[...]
+        while let flag = arguments.popFirst() {
+            guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
+                FileHandle.standardError.write(Data("usage: Upstream [--port P] [--delay-ms MS] [--hang-seconds S]\n".utf8))
+                exit(2)
+            }
+            switch flag {
+            case "--port": port = value
+            case "--delay-ms": delay = .milliseconds(value)
+            case "--hang-seconds": hang = .seconds(value)
+            default:
+                FileHandle.standardError.write(Data("unknown argument \(flag)\n".utf8))
+                exit(2)
+            }
+        }
     }
 }
+
+let settings = Settings(Array(CommandLine.arguments.dropFirst()))
+let delay = settings.delay
+let hang = settings.hang
 
 struct Item: Codable, Sendable {
     var id: Int
@@ -84,7 +94,9 @@ actor Upstream {
 func json(_ item: Item) throws -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
-    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(item))))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(item))))
 }
 
 let upstream = Upstream()
@@ -120,9 +132,8 @@ router.post("mode/:mode") { _, context -> HTTPResponse.Status in
 var logger = Logger(label: "upstream")
 logger.logLevel = .warning
 let app = Application(
-    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+    router: router, configuration: .init(address: .hostname("127.0.0.1", port: settings.port)),
     onServerRunning: { channel in
-        print("ready \(channel.localAddress?.port ?? port)")
-        fflush(stdout)
+        FileHandle.standardOutput.write(Data("ready \(channel.localAddress?.port ?? settings.port)\n".utf8))
     }, logger: logger)
 try await app.runService()
