@@ -201,7 +201,9 @@ package final class MutationCache: Sendable {
             case .armRemoval(let instant):
                 let (sets, overflow) = state.withLock { state -> (Bool, [MutationCallRecord]) in
                     state.removals.insert(Removal(instant: instant, id: record.id))
-                    return (state.removals.min?.instant != state.collectorSetFor, Self.overflow(of: &state, keepsSettled))
+                    return (
+                        state.removals.min?.instant != state.collectorSetFor, Self.overflow(of: &state, keepsSettled)
+                    )
                 }
                 collect(overflow)
                 if sets { setCollector() }

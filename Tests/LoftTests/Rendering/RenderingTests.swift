@@ -45,7 +45,9 @@ struct SaveRenderer: MutationRenderer {
         #expect(renderer.view(for: QueryState<Int>.succeed(3)) == "Saved #3")
     }
 
-    @Test("the cache inspector renders an aligned table: key, status, fetch, observers, age, freshness (inactive unobserved)")
+    @Test(
+        "the cache inspector renders an aligned table: key, status, fetch, observers, age, freshness (inactive unobserved)"
+    )
     func inspector() async {
         let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
         #expect(CacheInspector(client: harness.client).render() == "(empty cache)")

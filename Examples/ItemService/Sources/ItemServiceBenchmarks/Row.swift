@@ -37,7 +37,8 @@ func table(_ rows: [Row]) -> String {
     for row in rows {
         let ratio = row.ratio.map { "\(format($0))×" } ?? "—"
         lines.append(
-            "| \(row.scenario) | \(row.figure) | \(row.baseline) | \(ratio) | \(row.target) | \(row.holds ? "ok" : "MISSED") |")
+            "| \(row.scenario) | \(row.figure) | \(row.baseline) | \(ratio) | \(row.target) | \(row.holds ? "ok" : "MISSED") |"
+        )
     }
     return lines.joined(separator: "\n")
 }

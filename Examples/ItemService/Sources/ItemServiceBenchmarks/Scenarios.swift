@@ -35,7 +35,9 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
             for id in 0..<1_000 { _ = try await client.get("\(running.url)/items/\(id)") }
             let spread = try wrk(running.url, seconds: settings.seconds, script: itemsScript(first: 0, count: 1_000))
             let one = try wrk("\(running.url)/items/7", seconds: settings.seconds)
-            guard spread.errors == 0, one.errors == 0 else { throw BenchmarkError.failed("(q) \(variant.name): errors") }
+            guard spread.errors == 0, one.errors == 0 else {
+                throw BenchmarkError.failed("(q) \(variant.name): errors")
+            }
             if spread.requestsPerSecond > fresh[variant.name]?.requestsPerSecond ?? 0 { fresh[variant.name] = spread }
             if one.requestsPerSecond > hot[variant.name]?.requestsPerSecond ?? 0 { hot[variant.name] = one }
         }
@@ -48,7 +50,8 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
             .ratio(
                 "(q) \(label): requests/s", loft.requestsPerSecond, actor.requestsPerSecond, unit: requestsPerSecond,
                 baselineName: "actor", atLeast: 0.95))
-        rows.append(.ratio("(q) \(label): p99", loft.p99, actor.p99, unit: milliseconds, baselineName: "actor", atMost: 1.2))
+        rows.append(
+            .ratio("(q) \(label): p99", loft.p99, actor.p99, unit: milliseconds, baselineName: "actor", atMost: 1.2))
         rows.append(
             .ratio(
                 "(q) \(label), telemetry and devtools on: requests/s", full.requestsPerSecond, actor.requestsPerSecond,
@@ -136,8 +139,10 @@ func outageScenario(_ settings: Settings, client: BenchmarkClient) async throws 
     defer { upstream.stop() }
     let running = try service(
         upstream,
-        ["--store", "loft", "--telemetry", "off", "--stale-seconds", "2", "--upstream-timeout-ms", "500",
-         "--read-timeout-ms", "1000"])
+        [
+            "--store", "loft", "--telemetry", "off", "--stale-seconds", "2", "--upstream-timeout-ms", "500",
+            "--read-timeout-ms", "1000",
+        ])
     defer { running.stop() }
     for id in 0..<100 { _ = try await client.get("\(running.url)/items/\(id)") }
     var rows: [Row] = []

@@ -47,7 +47,10 @@ private func figure(after label: String, in text: String) -> Double? {
 
 /// A latency wrk prints as `99%  1.23ms` (us, ms or s), in seconds.
 private func latency(percentile: String, in text: String) -> Double? {
-    guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile) })
+    guard
+        let line = text.split(separator: "\n").first(where: {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile)
+        })
     else { return nil }
     guard let value = line.split(separator: " ").last.map(String.init) else { return nil }
     for (unit, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0), ("m", 60.0)] where value.hasSuffix(unit) {

@@ -6,11 +6,14 @@ public actor ActorItemStore: ItemStore {
     private let upstream: any ItemUpstream
     private let staleTime: Duration
 
+    /// A store in front of `upstream`, whose items are fresh for `staleTime`.
     public init(upstream: any ItemUpstream, staleTime: Duration) {
         self.upstream = upstream
         self.staleTime = staleTime
     }
 
+    /// The item: cached while fresh, else fetched (requests at once share the task); the cached one, marked
+    /// stale, when the upstream fails.
     public func item(_ id: Int) async throws -> (item: Item, isStale: Bool) {
         if let cached = items[id], cached.fetchedAt.duration(to: .now) < staleTime { return (cached.item, false) }
         let task = inFlight[id] ?? Task { [upstream] in try await upstream.item(id) }
@@ -27,6 +30,7 @@ public actor ActorItemStore: ItemStore {
         }
     }
 
+    /// Renames the item at the upstream and caches its answer.
     public func update(_ change: ItemChange) async throws -> Item {
         let item = try await upstream.update(change)
         items[change.id] = (item, .now)

@@ -4,7 +4,9 @@ import NIOCore
 
 /// The upstream over HTTP (AsyncHTTPClient): `GET /items/:id` and `PUT /items/:id`, each with a time limit.
 public struct HTTPUpstream: ItemUpstream {
+    /// The upstream's address.
     public let baseURL: String
+    /// How long one request may take.
     public let timeout: Duration
     private let http: HTTPClient
 
@@ -18,10 +20,12 @@ public struct HTTPUpstream: ItemUpstream {
         self.http = http
     }
 
+    /// `GET /items/:id`.
     public func item(_ id: Int) async throws -> Item {
         try await send(HTTPClientRequest(url: "\(baseURL)/items/\(id)"))
     }
 
+    /// `PUT /items/:id` with the new name.
     public func update(_ change: ItemChange) async throws -> Item {
         var request = HTTPClientRequest(url: "\(baseURL)/items/\(change.id)")
         request.method = .PUT

@@ -5,6 +5,7 @@ import Hummingbird
 /// could not give a fresher one; 503 when it fails and nothing is cached) and `PUT /items/:id` (a JSON body
 /// `{"name": …}`; the renamed item).
 public enum ItemRoutes {
+    /// Adds the item routes over `store` to `router`.
     public static func add<Context: RequestContext>(to router: Router<Context>, store: any ItemStore) {
         router.get("items/:id") { _, context -> Response in
             let id = try context.parameters.require("id", as: Int.self)

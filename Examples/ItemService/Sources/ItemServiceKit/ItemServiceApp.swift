@@ -1,11 +1,11 @@
 import Foundation
 import Hummingbird
-import Logging
 import Loft
 import LoftDevtools
 import LoftObservability
 import LoftPostgres
 import LoftServiceLifecycle
+import Logging
 import Prometheus
 import ServiceLifecycle
 
@@ -36,12 +36,14 @@ public enum ItemServiceApp {
             link = made.link
             let client = made.client
             ItemRoutes.add(
-                to: router, store: LoftItemStore(client: client, upstream: upstream, readTimeout: configuration.readTimeout))
+                to: router,
+                store: LoftItemStore(client: client, upstream: upstream, readTimeout: configuration.readTimeout))
             before.append(QueryClientService(client: client))
             if configuration.telemetry {
                 telemetry = LoftTelemetry(
                     client: client,
-                    options: LoftTelemetry.Options(logger: logger, metrics: PrometheusMetricsFactory(registry: registry)))
+                    options: LoftTelemetry.Options(
+                        logger: logger, metrics: PrometheusMetricsFactory(registry: registry)))
                 let token = configuration.devtoolsToken ?? UUID().uuidString
                 after.append(LoftDevtools.mount(on: client, at: router.group("devtools"), token: token))
                 FileHandle.standardOutput.write(Data("devtools: /devtools/?token=\(token)\n".utf8))
@@ -50,7 +52,8 @@ public enum ItemServiceApp {
         let app = Application(
             router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
-                FileHandle.standardOutput.write(Data("ready \(channel.localAddress?.port ?? configuration.port)\n".utf8))
+                FileHandle.standardOutput.write(
+                    Data("ready \(channel.localAddress?.port ?? configuration.port)\n".utf8))
             }, logger: logger)
         // Stopped in the reverse order: the devtools' streams, then the server (its requests finish), then the
         // client (its writes flushed).
@@ -66,8 +69,11 @@ public enum ItemServiceApp {
     /// The client: items fresh for `staleTime`, kept `gcTime` once unused, within the memory budget; on the
     /// PostgreSQL table shared by the fleet when `DATABASE_URL` is set (a row fresher than `staleTime` answers
     /// instead of the upstream, and changes reach the other instances through the link).
-    static func makeClient(_ configuration: ServiceConfiguration) throws -> (client: QueryClient, link: PostgresFleetLink?) {
-        let defaults = QueryDefaults(staleTime: .duration(configuration.staleTime), gcTime: .duration(configuration.gcTime))
+    static func makeClient(_ configuration: ServiceConfiguration) throws -> (
+        client: QueryClient, link: PostgresFleetLink?
+    ) {
+        let defaults = QueryDefaults(
+            staleTime: .duration(configuration.staleTime), gcTime: .duration(configuration.gcTime))
         let budget = configuration.budget.map { MemoryBudget.entries($0, mutationCalls: 1_000) }
         guard let url = configuration.databaseURL else {
             return (QueryClient(defaults: defaults, memoryBudget: budget), nil)

@@ -15,6 +15,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// It could not be reached, or its answer was not an item.
     case unreachable(String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case .status(let code): "the upstream answered HTTP \(code)"

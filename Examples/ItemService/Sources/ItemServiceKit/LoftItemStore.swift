@@ -14,6 +14,7 @@ import Loft
 public struct LoftItemStore: ItemStore {
     /// The client every request shares; its defaults give the items' `staleTime` and `gcTime`.
     public let client: QueryClient
+    /// Where items come from.
     public let upstream: any ItemUpstream
     /// How long a request for a key with no data waits for the upstream.
     public let readTimeout: Duration
@@ -25,6 +26,8 @@ public struct LoftItemStore: ItemStore {
     /// Every 250 ms while the upstream fails, 40 attempts at most (a request starts the next round).
     public static let retry = RetryPolicy.custom { failures, _ in failures < 40 ? .milliseconds(250) : nil }
 
+    /// A store on `client` in front of `upstream`; a read of an item with nothing cached waits `readTimeout` at
+    /// most.
     public init(client: QueryClient, upstream: any ItemUpstream, readTimeout: Duration = .seconds(2)) {
         self.client = client
         self.upstream = upstream
@@ -39,6 +42,8 @@ public struct LoftItemStore: ItemStore {
         ) { change in try await upstream.update(change) }
     }
 
+    /// The item: fresh from memory, stale at once with a refresh behind it, or fetched (once for every request
+    /// that asks meanwhile); the cached one, marked stale, when the upstream fails.
     public func item(_ id: Int) async throws -> (item: Item, isStale: Bool) {
         let key = Self.key(id)
         let snapshot = try client.snapshot(for: key, as: Item.self)
@@ -59,6 +64,7 @@ public struct LoftItemStore: ItemStore {
         }
     }
 
+    /// Renames the item through the shared mutation.
     public func update(_ change: ItemChange) async throws -> Item {
         try await rename.mutate(change)
     }

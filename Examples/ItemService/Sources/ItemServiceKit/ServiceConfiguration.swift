@@ -16,29 +16,39 @@ public struct ServiceConfiguration: Sendable {
         case actor
     }
 
+    /// The address to listen on.
     public var host = "127.0.0.1"
     /// 0: a free port (the service prints `ready PORT`).
     public var port = 8080
+    /// The upstream's address (`--upstream`, required).
     public var upstream = ""
+    /// Which cache serves the routes.
     public var store = Store.loft
     /// The client's memory budget in entries; nil for none.
     public var budget: Int? = 10_000
+    /// How long an item is fresh.
     public var staleTime = Duration.seconds(5)
+    /// How long an item nobody asked for stays cached.
     public var gcTime = Duration.seconds(60)
     /// Metrics (`/metrics`) and devtools (`/devtools/`).
     public var telemetry = true
+    /// The devtools' token (default: one made at start, and printed).
     public var devtoolsToken: String?
+    /// How long one upstream request may take.
     public var upstreamTimeout = Duration.seconds(1)
+    /// How long a request for an item with nothing cached waits for the upstream.
     public var readTimeout = Duration.seconds(2)
     /// A PostgreSQL URL: the cache is shared by every instance given it.
     public var databaseURL: String?
 
+    /// The arguments, for an error message.
     public static let usage = """
         usage: ItemService --upstream URL [--host H] [--port P] [--store loft|actor] [--budget N|none]
                [--stale-seconds S] [--gc-seconds S] [--telemetry on|off] [--devtools-token T]
                [--upstream-timeout-ms MS] [--read-timeout-ms MS]
         """
 
+    /// The defaults (an upstream must still be given).
     public init() {}
 
     /// The configuration `arguments` (without the program's name) and `environment` describe.
@@ -84,6 +94,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
     case missingValue(String)
     case badValue(String, String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case .unknown(let flag): "unknown argument \(flag)"

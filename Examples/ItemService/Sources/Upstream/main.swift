@@ -22,7 +22,8 @@ struct Settings: Sendable {
         var arguments = arguments[...]
         while let flag = arguments.popFirst() {
             guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
-                FileHandle.standardError.write(Data("usage: Upstream [--port P] [--delay-ms MS] [--hang-seconds S]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("usage: Upstream [--port P] [--delay-ms MS] [--hang-seconds S]\n".utf8))
                 exit(2)
             }
             switch flag {
@@ -122,7 +123,9 @@ router.post("stats/reset") { _, _ -> HTTPResponse.Status in
     await upstream.reset()
     return .noContent
 }
-router.get("calls/:id") { _, context in String(await upstream.calls(of: try context.parameters.require("id", as: Int.self))) }
+router.get("calls/:id") { _, context in
+    String(await upstream.calls(of: try context.parameters.require("id", as: Int.self)))
+}
 router.post("mode/:mode") { _, context -> HTTPResponse.Status in
     guard let mode = Mode(rawValue: try context.parameters.require("mode")) else { return .badRequest }
     await upstream.set(mode)

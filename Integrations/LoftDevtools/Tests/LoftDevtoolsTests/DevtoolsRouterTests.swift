@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import Loft
 import LoftTesting
+import Logging
 import ServiceLifecycle
 import Testing
 
@@ -35,7 +35,9 @@ import Testing
         return (Application(router: router), devtools)
     }
 
-    @Test("mounted on a group: the page at its path with or without a slash, its API beside it, behind the app's middleware")
+    @Test(
+        "mounted on a group: the page at its path with or without a slash, its API beside it, behind the app's middleware"
+    )
     func mountedOnGroup() async throws {
         let harness = TestQueryClient(memoryBudget: .entries(10))
         _ = try await harness.client.fetchQuery(["items", 1]) { 1 }
@@ -63,7 +65,8 @@ import Testing
         let (app, _) = application(harness.client, token: "s3cret")
         try await app.test(.router) { client in
             #expect(try await client.execute(uri: "/devtools/", method: .get).status == .unauthorized)
-            #expect(try await client.execute(uri: "/devtools/api/state?token=nope", method: .get).status == .unauthorized)
+            #expect(
+                try await client.execute(uri: "/devtools/api/state?token=nope", method: .get).status == .unauthorized)
             let withHeader = try await client.execute(
                 uri: "/devtools/api/state", method: .get, headers: [.init("X-Loft-Token")!: "s3cret"])
             #expect(withHeader.status == .ok)

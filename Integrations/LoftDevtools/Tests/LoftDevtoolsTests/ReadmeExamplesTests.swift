@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import Logging
 import Loft
 import LoftDevtools
+import Logging
 import ServiceLifecycle
 import Testing
 

@@ -7,9 +7,10 @@ import ServiceLifecycle
 ///
 /// ```swift
 /// let client = QueryClient(cache: cache, memoryBudget: .entries(10_000))
-/// let services = ServiceGroup(configuration: .init(
-///     services: [.init(service: QueryClientService(client: client)), .init(service: app)],
-///     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+/// let services = ServiceGroup(
+///     configuration: .init(
+///         services: [.init(service: QueryClientService(client: client)), .init(service: app)],
+///         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
 /// try await services.run()
 /// ```
 ///

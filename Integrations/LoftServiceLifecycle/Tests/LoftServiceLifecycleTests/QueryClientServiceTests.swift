@@ -1,8 +1,8 @@
 import Dispatch
-import Logging
 import Loft
 import LoftServiceLifecycle
 import LoftTesting
+import Logging
 import ServiceLifecycle
 import Testing
 
@@ -38,7 +38,9 @@ import Testing
             gate.signal()
         }
 
-        func save<Value: Encodable>(_ data: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?)
+        func save<Value: Encodable>(
+            _ data: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
+        )
             throws(CacheError)
         {
             note("saving \(key)")

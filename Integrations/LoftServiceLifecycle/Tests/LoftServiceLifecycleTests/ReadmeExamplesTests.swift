@@ -1,7 +1,7 @@
 import Foundation
-import Logging
 import Loft
 import LoftServiceLifecycle
+import Logging
 import ServiceLifecycle
 import Testing
 
@@ -22,9 +22,10 @@ import Testing
         let app = Server()
 
         let client = QueryClient(cache: cache, memoryBudget: .entries(10_000))
-        let services = ServiceGroup(configuration: .init(
-            services: [.init(service: QueryClientService(client: client)), .init(service: app)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: QueryClientService(client: client)), .init(service: app)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
 
         let running = Task { try await services.run() }
         client.setQueryData(1, for: "saved")

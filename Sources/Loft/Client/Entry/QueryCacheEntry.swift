@@ -109,7 +109,8 @@ package final class QueryCacheEntry: Sendable {
         judgedBy staleTime: StaleTime, keeping gcTime: GCTime?, at now: SchedulerInstant
     ) -> (any Sendable)? {
         storage.withLock { storage in
-            guard !storage.machine.isRemoved, storage.machine.keepsGCTime(gcTime), let data = storage.machine.snapshot.data,
+            guard !storage.machine.isRemoved, storage.machine.keepsGCTime(gcTime),
+                let data = storage.machine.snapshot.data,
                 !Staleness.isStale(storage.machine.snapshot, judgedBy: staleTime, at: now)
             else { return nil }
             return data
@@ -248,7 +249,9 @@ package final class QueryCacheEntry: Sendable {
     /// Costs the new data outside the lock (the cost is a user closure), and evicts while over the budget.
     private func settle(_ note: BudgetNote, with ledger: MemoryLedger) {
         var isOver = note.isOver
-        if let measure = note.measure, ledger.setCost(self, ledger.budget.cost(of: measure.data), version: measure.version) {
+        if let measure = note.measure,
+            ledger.setCost(self, ledger.budget.cost(of: measure.data), version: measure.version)
+        {
             isOver = true
         }
         if isOver { context.enforceBudget() }
