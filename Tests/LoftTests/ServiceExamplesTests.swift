@@ -3,7 +3,8 @@ import Loft
 import LoftTesting
 import Testing
 
-// Every ```swift block of the article "Loft in a service" (LoftInAService.md), verbatim.
+// Every ```swift block of the article "Loft in a service" (LoftInAService.md) and of the README's service section,
+// verbatim.
 
 struct Item: Sendable, Equatable, Codable {
     let id: Int
@@ -94,5 +95,15 @@ final class ExampleUpstream: Sendable {
         #expect(evicted == 0 && client.memoryUsage == 2)
         #expect(client.trim(to: 0) == 2)
         evictions.cancel()
+    }
+
+    @Test("the README's service section: the read-through call with a budget")
+    func readme() async throws {
+        let server = QueryClient(
+            defaults: QueryDefaults(staleTime: .seconds(5), gcTime: .seconds(60)),
+            memoryBudget: .entries(10_000)
+        )
+        let item = try await server.fetchQuery(["items", 7]) { try await upstream.item(7) }
+        #expect(item.id == 7 && server.memoryBudget?.limit == 10_000)
     }
 }
