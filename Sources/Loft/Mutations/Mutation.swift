@@ -19,6 +19,8 @@
 ///   the state follows the latest call. The latest call (`latestCall`, `status`, `data`, `error`, `request`,
 ///   `failureCount`, `failureReason`, `isPaused`, `submittedAt`) is kept until the next call or `reset()`,
 ///   even after the cache collected it.
+/// - One mutation serves concurrent calls (a server's handlers may share one): each call is a call of its own,
+///   and each caller of `mutate` gets its own call's response or error, whatever the others do.
 /// - Its options override the defaults of its `mutationKey` (`QueryClient.setMutationDefaults(_:for:)`, by
 ///   key prefix) field by field, read at each call.
 /// - `mutate` starts its call on the thread of the task that awaits it, where it runs until it first suspends;
