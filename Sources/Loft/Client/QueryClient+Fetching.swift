@@ -36,7 +36,9 @@ extension QueryClient {
     ) async throws -> T {
         let staleTime = staleTime ?? defaults(for: key).staleTime
         // Inlined, the cast is made with the caller's type: a hit looks up no generic metadata.
-        if tags.isEmpty, let hit = freshHit(key, judgedBy: staleTime, keeping: gcTime), let typed = hit.data as? T {
+        if tags.isEmpty, let hit = cachedHit(key, judgedBy: staleTime, keeping: gcTime), !hit.isStale,
+            let typed = hit.data as? T
+        {
             served(hit.entry)
             return typed
         }
@@ -59,7 +61,7 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) async {
         let staleTime = staleTime ?? defaults(for: key).staleTime
-        if tags.isEmpty, let hit = freshHit(key, judgedBy: staleTime, keeping: gcTime), hit.data is T {
+        if tags.isEmpty, let hit = cachedHit(key, judgedBy: staleTime, keeping: gcTime), !hit.isStale, hit.data is T {
             return served(hit.entry)
         }
         _ = try? await fetch(
@@ -67,26 +69,53 @@ extension QueryClient {
             gcTime: gcTime, fetcher: fetcher)
     }
 
-    /// Returns the cached data of `key` whatever its age, fetching only when there is none.
+    /// Returns the cached data of `key` whatever its age, fetching only when there is none; with
+    /// `revalidateIfStale`, data stale for `staleTime` is returned at once while one refetch runs behind the
+    /// caller (stale while revalidate, TanStack's `ensureQueryData` option).
     ///
-    /// - Parameters: as `fetchQuery`; `retry` defaults to `.never`.
-    /// - Throws: as `fetchQuery`.
+    /// The read a server wants in front of an upstream that may fail: data it has answers at once, fresh or
+    /// not, and stays while a refetch fails (the refetch's error goes into the entry); only a key with no data
+    /// waits for the fetcher.
+    ///
+    /// ```swift
+    /// let item = try await client.ensureQueryData(["items", id], revalidateIfStale: true) {
+    ///     try await upstream.item(id)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - staleTime: what `revalidateIfStale` judges by (default: the defaults' for `key`).
+    ///   - revalidateIfStale: refetch stale data behind the caller (default false: any data answers, as is). The
+    ///     refetch starts at most once (one in flight is joined), records `.prefetch` as its reason, and retries
+    ///     by `retry`.
+    ///   - the others: as `fetchQuery`; `retry` defaults to `.never`.
+    /// - Throws: as `fetchQuery`, only when there is no data.
     @inlinable
     public func ensureQueryData<T: Sendable>(
         _ key: QueryKey,
+        staleTime: StaleTime? = nil,
+        revalidateIfStale: Bool = false,
         retry: RetryPolicy = .never,
         networkMode: NetworkMode? = nil,
         tags: [QueryTag] = [],
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        if tags.isEmpty, let hit = freshHit(key, judgedBy: .static, keeping: gcTime), let typed = hit.data as? T {
+        let staleTime = staleTime ?? defaults(for: key).staleTime
+        if tags.isEmpty, let hit = cachedHit(key, judgedBy: staleTime, keeping: gcTime), let typed = hit.data as? T {
             served(hit.entry)
+            if revalidateIfStale, hit.isStale {
+                revalidate(hit.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
+            }
             return typed
         }
-        return try await fetch(
+        let value = try await fetch(
             key, .ifMissing, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, gcTime: gcTime,
             fetcher: fetcher)
+        if revalidateIfStale, let hit = cachedHit(key, judgedBy: staleTime, keeping: nil), hit.isStale {
+            revalidate(hit.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
+        }
+        return value
     }
 
     @usableFromInline
@@ -100,15 +129,8 @@ extension QueryClient {
         gcTime: GCTime?,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let defaults = defaults(for: key)
-        var request = FetchRequest(
-            fetch: { try await fetcher() },
-            retry: retry,
-            networkMode: networkMode ?? defaults.networkMode,
-            structuralSharing: defaults.structuralSharing,
-            reason: reason
-        )
-        request.gcTime = gcTime
+        let request = fetchRequest(
+            key, retry: retry, networkMode: networkMode, reason: reason, gcTime: gcTime, fetcher: fetcher)
         while true {
             let entry = entry(for: key)
             if !tags.isEmpty { tag(entry, with: tags) }
@@ -121,17 +143,47 @@ extension QueryClient {
         }
     }
 
-    /// The entry of `key` and its data when the data is fresh for `staleTime` (`.static`: any data), read
-    /// without the machine (no waiter, no continuation, no event), the rule asked being `Staleness`'s as the
-    /// machine's; nil when the machine must decide (no data, stale, or a `gcTime` longer than the entry keeps).
+    /// The request a read makes of `key`'s entry.
+    private func fetchRequest<T: Sendable>(
+        _ key: QueryKey, retry: RetryPolicy, networkMode: NetworkMode?, reason: FetchReason, gcTime: GCTime?,
+        fetcher: @escaping @Sendable () async throws -> T
+    ) -> FetchRequest {
+        let defaults = defaults(for: key)
+        var request = FetchRequest(
+            fetch: { try await fetcher() },
+            retry: retry,
+            networkMode: networkMode ?? defaults.networkMode,
+            structuralSharing: defaults.structuralSharing,
+            reason: reason
+        )
+        request.gcTime = gcTime
+        return request
+    }
+
+    /// Refetches `entry`, whose data was found stale, behind the caller: the machine starts the fetch, or joins
+    /// the one in flight; nobody waits for it.
     @usableFromInline
-    package func freshHit(
+    func revalidate<T: Sendable>(
+        _ entry: QueryCacheEntry, retry: RetryPolicy, networkMode: NetworkMode?, gcTime: GCTime?,
+        fetcher: @escaping @Sendable () async throws -> T
+    ) {
+        let request = fetchRequest(
+            entry.key, retry: retry, networkMode: networkMode, reason: .prefetch, gcTime: gcTime, fetcher: fetcher)
+        if let persistence = persistence(for: T.self, key: entry.key) { entry.adoptPersistence(persistence) }
+        entry.request(request, .trigger)
+    }
+
+    /// The entry of `key`, its data and whether the data is stale for `staleTime`, read without the machine (no
+    /// waiter, no continuation, no event), the rule asked being `Staleness`'s as the machine's; nil when the
+    /// machine must decide (no data, or a `gcTime` longer than the entry keeps).
+    @usableFromInline
+    package func cachedHit(
         _ key: QueryKey, judgedBy staleTime: StaleTime, keeping gcTime: GCTime?
-    ) -> (entry: QueryCacheEntry, data: any Sendable)? {
+    ) -> (entry: QueryCacheEntry, data: any Sendable, isStale: Bool)? {
         guard let entry = existingEntry(for: key),
-            let data = entry.freshData(judgedBy: staleTime, keeping: gcTime, at: scheduler.now)
+            let cached = entry.cachedData(judgedBy: staleTime, keeping: gcTime, at: scheduler.now)
         else { return nil }
-        return (entry, data)
+        return (entry, cached.data, cached.isStale)
     }
 
     /// A read was answered from `entry` without the machine: a use, and a hit (`served` from the cache).

@@ -88,4 +88,54 @@ import Testing
         #expect(results.count == 50)
         #expect(results.allSatisfy { request, response in response == request * 2 })
     }
+
+    @Test("ensureQueryData with revalidateIfStale: stale data answers at once, one refetch runs behind it")
+    func revalidateIfStale() async throws {
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .hang(), .answer(3))
+        let read = {
+            try await harness.client.ensureQueryData("k", revalidateIfStale: true) { try await fetcher.fetch(()) }
+        }
+        #expect(try await read() == 1)
+        #expect(try await read() == 1)
+        #expect(fetcher.callCount == 1)
+        await harness.advance(by: .seconds(10))
+        #expect(try await read() == 1)
+        #expect(try await read() == 1)
+        await fetcher.waitForCalls(2)
+        #expect(harness.fetchReasons(for: "k") == [.prefetch, .prefetch])
+        fetcher.release(returning: 2)
+        await harness.waitUntilIdle()
+        #expect(try await read() == 2)
+        #expect(fetcher.callCount == 2)
+    }
+
+    @Test("with revalidateIfStale, a refetch that fails keeps the data, which goes on answering")
+    func revalidateKeepsDataOnFailure() async throws {
+        struct Down: Error {}
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .fail(Down()), .answer(5))
+        let read = {
+            try await harness.client.ensureQueryData("k", revalidateIfStale: true) { try await fetcher.fetch(()) }
+        }
+        #expect(try await read() == 1)
+        await harness.advance(by: .seconds(10))
+        #expect(try await read() == 1)
+        await harness.waitUntilIdle()
+        #expect(try harness.client.snapshot(for: "k", as: Int.self).error is Down)
+        #expect(try await read() == 1)
+        await harness.waitUntilIdle()
+        #expect(try await read() == 5)
+    }
+
+    @Test("without revalidateIfStale, ensureQueryData never refetches data it has")
+    func ensureWithoutRevalidation() async throws {
+        let harness = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(10)))
+        let fetcher = ScriptedFetcher<Void, Int>(.answer(1), .answer(2))
+        _ = try await harness.client.ensureQueryData("k") { try await fetcher.fetch(()) }
+        await harness.advance(by: .seconds(60))
+        #expect(try await harness.client.ensureQueryData("k") { try await fetcher.fetch(()) } == 1)
+        await harness.waitUntilIdle()
+        #expect(fetcher.callCount == 1)
+    }
 }

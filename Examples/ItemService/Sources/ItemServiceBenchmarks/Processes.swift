@@ -17,6 +17,8 @@ final class Launched {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
+        // Its logs (a failing upstream's fetches, say) are not the benchmark's output.
+        process.standardError = FileHandle.nullDevice
         try process.run()
         var text = ""
         while !text.contains("\n") || !text.contains("ready ") {

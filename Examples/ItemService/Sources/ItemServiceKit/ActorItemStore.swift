@@ -12,20 +12,20 @@ public actor ActorItemStore: ItemStore {
         self.staleTime = staleTime
     }
 
-    /// The item: cached while fresh, else fetched (requests at once share the task); the cached one, marked
-    /// stale, when the upstream fails.
-    public func item(_ id: Int) async throws -> (item: Item, isStale: Bool) {
-        if let cached = items[id], cached.fetchedAt.duration(to: .now) < staleTime { return (cached.item, false) }
+    /// The item: cached while fresh, else fetched (requests at once share the task); the cached one when the
+    /// upstream fails.
+    public func item(_ id: Int) async throws -> Item {
+        if let cached = items[id], cached.fetchedAt.duration(to: .now) < staleTime { return cached.item }
         let task = inFlight[id] ?? Task { [upstream] in try await upstream.item(id) }
         inFlight[id] = task
         do {
             let item = try await task.value
             if inFlight[id] == task { inFlight[id] = nil }
             items[id] = (item, .now)
-            return (item, false)
+            return item
         } catch {
             if inFlight[id] == task { inFlight[id] = nil }
-            if let cached = items[id] { return (cached.item, true) }
+            if let cached = items[id] { return cached.item }
             throw error
         }
     }

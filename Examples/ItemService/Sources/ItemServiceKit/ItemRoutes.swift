@@ -1,17 +1,16 @@
 import Foundation
 import Hummingbird
 
-/// The service's routes over a store: `GET /items/:id` (the item as JSON; `X-Cache: stale` when the upstream
-/// could not give a fresher one; 503 when it fails and nothing is cached) and `PUT /items/:id` (a JSON body
-/// `{"name": …}`; the renamed item).
+/// The service's routes over a store: `GET /items/:id` (the item as JSON; 503 when the upstream fails and
+/// nothing is cached) and `PUT /items/:id` (a JSON body `{"name": …}`; the renamed item; 502 when the upstream
+/// fails).
 public enum ItemRoutes {
     /// Adds the item routes over `store` to `router`.
     public static func add<Context: RequestContext>(to router: Router<Context>, store: any ItemStore) {
         router.get("items/:id") { _, context -> Response in
             let id = try context.parameters.require("id", as: Int.self)
             do {
-                let (item, isStale) = try await store.item(id)
-                return try json(item, stale: isStale)
+                return try json(try await store.item(id))
             } catch {
                 return text("\(error)\n", status: .serviceUnavailable)
             }
@@ -20,7 +19,7 @@ public enum ItemRoutes {
             let id = try context.parameters.require("id", as: Int.self)
             let rename = try await request.decode(as: Rename.self, context: context)
             do {
-                return try json(try await store.update(ItemChange(id: id, name: rename.name)), stale: false)
+                return try json(try await store.update(ItemChange(id: id, name: rename.name)))
             } catch {
                 return text("\(error)\n", status: .badGateway)
             }
@@ -32,10 +31,9 @@ public enum ItemRoutes {
         let name: String
     }
 
-    static func json(_ item: Item, stale: Bool) throws -> Response {
+    static func json(_ item: Item) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        if stale { headers[.init("X-Cache")!] = "stale" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let body = ByteBuffer(bytes: try encoder.encode(item))

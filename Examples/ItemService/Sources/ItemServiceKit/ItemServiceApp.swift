@@ -37,7 +37,7 @@ public enum ItemServiceApp {
             let client = made.client
             ItemRoutes.add(
                 to: router,
-                store: LoftItemStore(client: client, upstream: upstream, readTimeout: configuration.readTimeout))
+                store: LoftItemStore(client: client, upstream: upstream))
             before.append(QueryClientService(client: client))
             if configuration.telemetry {
                 telemetry = LoftTelemetry(

@@ -3,7 +3,7 @@
 /// ```text
 /// ItemService --upstream URL [--host 127.0.0.1] [--port 8080] [--store loft|actor] [--budget N|none]
 ///             [--stale-seconds 5] [--gc-seconds 60] [--telemetry on|off] [--devtools-token T]
-///             [--upstream-timeout-ms 1000] [--read-timeout-ms 2000]
+///             [--upstream-timeout-ms 1000]
 /// DATABASE_URL=postgres://…  shares the cache with the other instances on PostgreSQL (LoftPostgres)
 /// DEVTOOLS_TOKEN=…           the devtools' token (default: one made at start, printed)
 /// ```
@@ -36,8 +36,6 @@ public struct ServiceConfiguration: Sendable {
     public var devtoolsToken: String?
     /// How long one upstream request may take.
     public var upstreamTimeout = Duration.seconds(1)
-    /// How long a request for an item with nothing cached waits for the upstream.
-    public var readTimeout = Duration.seconds(2)
     /// A PostgreSQL URL: the cache is shared by every instance given it.
     public var databaseURL: String?
 
@@ -45,7 +43,7 @@ public struct ServiceConfiguration: Sendable {
     public static let usage = """
         usage: ItemService --upstream URL [--host H] [--port P] [--store loft|actor] [--budget N|none]
                [--stale-seconds S] [--gc-seconds S] [--telemetry on|off] [--devtools-token T]
-               [--upstream-timeout-ms MS] [--read-timeout-ms MS]
+               [--upstream-timeout-ms MS]
         """
 
     /// The defaults (an upstream must still be given).
@@ -73,7 +71,6 @@ public struct ServiceConfiguration: Sendable {
                 telemetry = value == "on"
             case "--devtools-token": devtoolsToken = value
             case "--upstream-timeout-ms": upstreamTimeout = .milliseconds(try Self.number(flag, value))
-            case "--read-timeout-ms": readTimeout = .milliseconds(try Self.number(flag, value))
             default: throw .unknown(flag)
             }
         }

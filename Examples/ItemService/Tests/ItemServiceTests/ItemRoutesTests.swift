@@ -41,7 +41,7 @@ import Testing
 
     func application() -> some ApplicationProtocol {
         let router = Router()
-        let store = LoftItemStore(client: harness.client, upstream: upstream, readTimeout: .milliseconds(200))
+        let store = LoftItemStore(client: harness.client, upstream: upstream)
         ItemRoutes.add(to: router, store: store)
         return Application(router: router)
     }
@@ -72,16 +72,18 @@ import Testing
         }
     }
 
-    @Test("while the upstream fails, an item with data is served stale; one without answers 503")
+    @Test("while the upstream fails, an item with data is served (stale); one without answers 503")
     func staleWhileFailing() async throws {
         try await application().test(.router) { client in
             _ = try await client.execute(uri: "/items/1", method: .get)
             upstream.fail(true)
             await harness.advance(by: .seconds(6))
             let stale = try await client.execute(uri: "/items/1", method: .get)
-            #expect(stale.status == .ok && stale.headers[.init("X-Cache")!] == "stale")
+            #expect(stale.status == .ok)
             #expect(try item(stale).id == 1)
             #expect(try await client.execute(uri: "/items/2", method: .get).status == .serviceUnavailable)
+            await harness.waitUntilIdle()  // the refetch of 1 behind its stale answer has run
+            #expect(upstream.calls == 3)  // 1 and 2 once each while it failed, after 1's first fetch
         }
     }
 }

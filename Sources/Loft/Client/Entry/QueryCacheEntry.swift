@@ -102,18 +102,18 @@ package final class QueryCacheEntry: Sendable {
         storage.withLock { $0.machine.snapshot.data }
     }
 
-    /// The data when it is fresh for `staleTime` at `now` (the staleness rule asked on the snapshot, under the
-    /// lock): a read that needs no fetch answers without a waiter or an event of the machine. Nil when the
-    /// machine must decide (no data, stale, removed, or a `gcTime` longer than the entry keeps).
-    package func freshData(
+    /// The data, and whether it is stale for `staleTime` at `now` (the staleness rule asked on the snapshot,
+    /// under the lock): a read the cache answers needs no waiter and no event of the machine. Nil when the
+    /// machine must decide: no data, removed, or a `gcTime` longer than the entry keeps (which the machine
+    /// records).
+    package func cachedData(
         judgedBy staleTime: StaleTime, keeping gcTime: GCTime?, at now: SchedulerInstant
-    ) -> (any Sendable)? {
+    ) -> (data: any Sendable, isStale: Bool)? {
         storage.withLock { storage in
             guard !storage.machine.isRemoved, storage.machine.keepsGCTime(gcTime),
-                let data = storage.machine.snapshot.data,
-                !Staleness.isStale(storage.machine.snapshot, judgedBy: staleTime, at: now)
+                let data = storage.machine.snapshot.data
             else { return nil }
-            return data
+            return (data, Staleness.isStale(storage.machine.snapshot, judgedBy: staleTime, at: now))
         }
     }
 
