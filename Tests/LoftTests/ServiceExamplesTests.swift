@@ -66,15 +66,10 @@ final class ExampleUpstream: Sendable {
         #expect(catalog.count == 1)
 
         _ = client.invalidateQueries(["items", 7], exact: true)
-        let key: QueryKey = ["items", 7]
-        let snapshot = try client.snapshot(for: key, as: Item.self)
-        if let stale = snapshot.data, snapshot.isStale {
-            if !snapshot.isFetching {
-                Task { await client.prefetchQuery(key) { try await upstream.item(7) } }
-            }
-            print("stale: \(stale.name)")
+        let current = try await client.ensureQueryData(["items", 7], revalidateIfStale: true) {
+            try await upstream.item(7)
         }
-        #expect(snapshot.data == item && snapshot.isStale)
+        #expect(current == item)
         await client.until { upstream.callCount == 3 && client.isFetching() == 0 }
 
         let rename = Mutation<ItemChange, Item>(

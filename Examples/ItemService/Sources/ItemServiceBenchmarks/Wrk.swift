@@ -60,29 +60,38 @@ private func latency(percentile: String, in text: String) -> Double? {
 }
 
 /// A wrk script that asks for `/items/ID` with IDs cycling through `count` values from `first`, each thread
-/// through its own share; with `stopAfter`, each thread stops after that many answers (a run of a set count).
-func itemsScript(first: Int, count: Int, threads: Int = 2, stopAfter: Int? = nil) -> String {
+/// through its own share.
+func itemsScript(first: Int, count: Int, threads: Int = 2) -> String {
     let share = max(1, count / threads)
     return """
         local counter = 1
-        local threads = {}
         function setup(thread)
             thread:set("id", counter)
             counter = counter + 1
         end
         local next_id = 0
-        local answers = 0
-        function init(args)
-            next_id = 0
-        end
         function request()
             local item = \(first) + (id - 1) * \(share) + (next_id % \(share))
             next_id = next_id + 1
             return wrk.format("GET", "/items/" .. item)
         end
-        function response(status, headers, body)
-            answers = answers + 1
-            \(stopAfter.map { "if answers >= \($0 / threads) then wrk.thread:stop() end" } ?? "")
-        end
         """
+}
+
+/// A wrk script that asks for `/items/ID` with IDs from `first` on, never the same twice (each of two threads
+/// takes every other one).
+func distinctItemsScript(first: Int) -> String {
+    """
+    local counter = 0
+    function setup(thread)
+        thread:set("id", counter)
+        counter = counter + 1
+    end
+    local next_id = 0
+    function request()
+        local item = \(first) + next_id * 2 + id
+        next_id = next_id + 1
+        return wrk.format("GET", "/items/" .. item)
+    end
+    """
 }
