@@ -95,7 +95,8 @@ func dedupeScenario(_ settings: Settings, client: BenchmarkClient) async throws 
     guard let actor = best["actor"], let loft = best["loft"] else { return [] }
     return [
         .ratio(
-            "(r) \(settings.dedupeCallers.formatted()) requests at once, one cold id: all answered (1 upstream call)", loft, actor,
+            "(r) \(settings.dedupeCallers.formatted()) requests at once, one cold id: all answered (1 upstream call)",
+            loft, actor,
             unit: milliseconds, baselineName: "actor", atMost: 1.2)
     ]
 }
