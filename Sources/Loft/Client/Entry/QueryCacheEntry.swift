@@ -11,7 +11,8 @@ import Synchronization
 ///   while observers, fetchers, user closures or continuations run.
 @usableFromInline
 package final class QueryCacheEntry: Sendable {
-    private struct Storage: Sendable {
+    /// The entry's state behind its one lock (internal for the extensions in the files beside this one).
+    struct Storage: Sendable {
         var machine: EntryStateMachine
         /// The ids of observers and listeners (one counter: they only need to be unique; waiters are numbered by
         /// the client).
@@ -29,16 +30,8 @@ package final class QueryCacheEntry: Sendable {
         var reportedIdle = false
     }
 
-    /// What an event means for the client's memory budget, found in the event's lock hold.
-    private struct BudgetNote {
-        /// The entry's new data, to be costed outside the lock, with its version.
-        var measure: (data: (any Sendable)?, version: UInt64)?
-        /// The client is over its budget and an entry may be evicted.
-        var isOver = false
-    }
-
     /// How a waiter is answered: it resumes a waiting task, or it is kept for a caller who awaits it later.
-    private enum Answer: Sendable {
+    enum Answer: Sendable {
         case task(CheckedContinuation<any Sendable, any Error>)
         case outcome(FetchOutcome)
 
@@ -55,7 +48,7 @@ package final class QueryCacheEntry: Sendable {
 
     package let key: QueryKey
     let context: ClientContext
-    private let storage: Locked<Storage>
+    let storage: Locked<Storage>
     /// The machine's `firstRefetch(on:)` for focus and reconnect, in nanoseconds since the epoch (`.max`:
     /// never), mirrored after every event: `setFocused` and `setOnline` pass over the entries a trigger leaves
     /// alone with one atomic read each, no lock and no event.
@@ -142,55 +135,6 @@ package final class QueryCacheEntry: Sendable {
         storage.withLock { ($0.machine.snapshot, $0.machine.info(at: now), $0.machine.collectionDeadline) }
     }
 
-    // MARK: - Shared views
-
-    /// The view shared under `identity`, made by `make` when there is none; each call must be matched by one
-    /// `releaseView(_:)`.
-    func acquireView(_ identity: ViewIdentity, make: () -> any SharedEntryView) -> any SharedEntryView {
-        let shared = storage.withLock { storage -> (any SharedEntryView)? in
-            guard let slot = storage.views[identity] else { return nil }
-            storage.views[identity] = (slot.view, slot.count + 1)
-            return slot.view
-        }
-        if let shared { return shared }
-        // Made outside the lock: a view reads the entry as it starts.
-        let made = make()
-        let (view, spare) = storage.withLock { storage -> (any SharedEntryView, (any SharedEntryView)?) in
-            if let slot = storage.views[identity] {
-                storage.views[identity] = (slot.view, slot.count + 1)
-                return (slot.view, made)
-            }
-            storage.views[identity] = (made, 1)
-            return (made, nil)
-        }
-        spare?.close()
-        return view
-    }
-
-    /// How many views the entry shares now.
-    var sharedViewCount: Int {
-        storage.withLock { $0.views.count }
-    }
-
-    /// How many relays listen to the channels of the views the entry shares (for tests).
-    var subscribedRelayCount: Int {
-        storage.withLock { $0.views.values.map(\.view) }.reduce(0) { $0 + $1.relayCount }
-    }
-
-    /// One follower of the view shared under `identity` left; the last one closes it.
-    func releaseView(_ identity: ViewIdentity) {
-        let closed = storage.withLock { storage -> (any SharedEntryView)? in
-            guard let slot = storage.views[identity] else { return nil }
-            guard slot.count > 1 else {
-                storage.views[identity] = nil
-                return slot.view
-            }
-            storage.views[identity] = (slot.view, slot.count - 1)
-            return nil
-        }
-        closed?.close()
-    }
-
     // MARK: - Events
 
     /// Feeds `event` to the state machine, publishes the change if any, and performs the actions.
@@ -229,32 +173,6 @@ package final class QueryCacheEntry: Sendable {
         perform(output.actions, resuming: resumed)
         if let budget, let ledger = context.ledger { settle(budget, with: ledger) }
         return output
-    }
-
-    /// Tells the ledger, in the event's lock hold, that the entry turned idle or busy; notes new data to cost.
-    private func report(to ledger: MemoryLedger, _ storage: inout Storage, dataVersionBefore: UInt64) -> BudgetNote {
-        var note = BudgetNote()
-        let isIdle = storage.machine.isIdle
-        if isIdle != storage.reportedIdle {
-            storage.reportedIdle = isIdle
-            note.isOver = ledger.setIdle(self, isIdle)
-        }
-        let snapshot = storage.machine.snapshot
-        if !ledger.budget.countsEntries, snapshot.dataVersion != dataVersionBefore {
-            note.measure = (snapshot.data, snapshot.dataVersion)
-        }
-        return note
-    }
-
-    /// Costs the new data outside the lock (the cost is a user closure), and evicts while over the budget.
-    private func settle(_ note: BudgetNote, with ledger: MemoryLedger) {
-        var isOver = note.isOver
-        if let measure = note.measure,
-            ledger.setCost(self, ledger.budget.cost(of: measure.data), version: measure.version)
-        {
-            isOver = true
-        }
-        if isOver { context.enforceBudget() }
     }
 
     /// Takes out of the table the continuations of the waiters that `actions` answer (with the lock held, so
