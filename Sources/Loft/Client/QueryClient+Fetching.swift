@@ -84,11 +84,16 @@ extension QueryClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - key: the key whose data to return.
     ///   - staleTime: what `revalidateIfStale` judges by (default: the defaults' for `key`).
     ///   - revalidateIfStale: refetch stale data behind the caller (default false: any data answers, as is). The
     ///     refetch starts at most once (one in flight is joined), records `.prefetch` as its reason, and retries
     ///     by `retry`.
-    ///   - the others: as `fetchQuery`; `retry` defaults to `.never`.
+    ///   - retry: the retry policy of a fetch (default `.never`).
+    ///   - networkMode: when a fetch may run (default: the defaults' `.online`).
+    ///   - tags: tags the entry gets (default none).
+    ///   - gcTime: how long the entry stays once nobody uses it (default: the defaults' for `key`).
+    ///   - fetcher: produces the value.
     /// - Throws: as `fetchQuery`, only when there is no data.
     @inlinable
     public func ensureQueryData<T: Sendable>(
