@@ -212,12 +212,6 @@ public final class QueryClient: Sendable {
         return found.filter { filter.matches($0.info(at: now)) }
     }
 
-    /// A read used `entry`: under a memory budget, an idle one becomes the most recently used.
-    @usableFromInline
-    package func noteUse(of entry: QueryCacheEntry) {
-        context.ledger?.touch(entry)
-    }
-
     /// Every entry, for the inspector.
     package var allEntries: [QueryCacheEntry] {
         state.withLock { Array($0.entries.values) }

@@ -1,4 +1,10 @@
 extension QueryClient {
+    /// A read used `entry`: under a memory budget, an idle one becomes the most recently used.
+    @usableFromInline
+    package func noteUse(of entry: QueryCacheEntry) {
+        context.ledger?.touch(entry)
+    }
+
     /// The memory budget the client was made with, if any.
     public var memoryBudget: MemoryBudget? {
         context.ledger?.budget
