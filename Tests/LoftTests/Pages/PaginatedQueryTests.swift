@@ -65,7 +65,9 @@ typealias Listing = PaginatedQuery<String, LimitOffsetPaginatedQueryKey, [Int]>
         items.invalidate()
         #expect(items.snapshot.isFetching)
         await harness.client.waitUntilIdle()
-        #expect(server.requested == ["open@0", "open@3", "open@0", "open@3"])
+        // Each page refetches on its own, in parallel: the two refetches may reach the server in either order.
+        #expect(server.requested.prefix(2) == ["open@0", "open@3"])
+        #expect(server.requested.dropFirst(2).sorted() == ["open@0", "open@3"])
         // The refetched pages are equal: no new value, but the fetch showed in the snapshots.
         #expect(values.values == [[0, 1, 2, 3, 4, 5]])
         #expect(snapshots.values.contains { $0.isFetching })
