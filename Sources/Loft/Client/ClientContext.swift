@@ -33,6 +33,8 @@ package final class ClientContext: Sendable {
     private let links: Locked<Links>
     /// The last id given to a waiter of any entry: ids grow in the order waiters arrive.
     private let waiterIDs = Atomic<UInt64>(0)
+    /// The last id given to an entry: an entry's alarms are named by it (never reused, unlike its address).
+    private let entryIDs = Atomic<UInt64>(0)
     /// The entries' costs against the client's memory budget, and which may be evicted; nil without a budget.
     package let ledger: MemoryLedger?
 
@@ -69,6 +71,11 @@ package final class ClientContext: Sendable {
     /// A new waiter id, greater than every one given before.
     package func nextWaiterID() -> UInt64 {
         waiterIDs.add(1, ordering: .relaxed).newValue
+    }
+
+    /// A new entry id, unlike every one given before.
+    package func nextEntryID() -> UInt64 {
+        entryIDs.add(1, ordering: .relaxed).newValue
     }
 
     /// The scheduler's current time.

@@ -257,6 +257,7 @@ public final class QueryClient: Sendable {
             return true
         }
         guard removed else { return }
+        context.timers.dropAlarms(of: entry.id)
         if let reason {
             context.emit(.evicted(entry.key, reason: reason))
         } else {

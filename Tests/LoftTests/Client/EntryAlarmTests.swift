@@ -41,17 +41,29 @@ import Testing
         #expect(harness.client.existingEntry(for: "churn") == nil)
     }
 
-    @Test("an alarm of a removed entry that rings on its successor of the same key changes nothing")
+    @Test("a removed entry's alarm is dropped with it: its successor of the same key keeps its own deadline")
     func successorIgnoresPredecessorsAlarm() async throws {
         let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(100)))
         harness.client.setQueryData(1, for: "k")  // alarm at 100 s
         await harness.advance(by: .seconds(50))
         harness.client.removeQueries("k")
         harness.client.setQueryData(2, for: "k")  // a new entry: its alarm at 150 s
-        await harness.advance(by: .seconds(50))  // the old alarm rings on the new entry
+        await harness.advance(by: .seconds(50))  // the old alarm was dropped: nothing rings
         #expect(try harness.client.getQueryData("k", as: Int.self) == 2)
         await harness.advance(by: .seconds(50))
         #expect(harness.client.existingEntry(for: "k") == nil)
+    }
+
+    @Test("keys churning through a memory budget leave no alarm behind for the entries evicted")
+    func evictedEntriesLeaveNoAlarms() async throws {
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(300)), memoryBudget: .entries(10))
+        for id in 0..<2_000 { harness.client.setQueryData(id, for: ["item", id]) }
+        #expect(harness.client.memoryUsage == 10)
+        // Ten live alarms, and fewer than 64 dropped ones not swept out yet.
+        #expect(harness.client.context.timers.count < 10 + 64)
+        await harness.advance(by: .seconds(300))
+        #expect(harness.client.existingEntry(for: ["item", 1_999]) == nil)
+        #expect(harness.client.context.timers.count == 0)
     }
 
     @Test("staleness is published when data turns stale, after a refresh moved the deadline later")

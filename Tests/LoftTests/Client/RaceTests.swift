@@ -63,6 +63,26 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test("dropped owners' alarms never ring and are swept out of the heap; the others ring in deadline order")
+    func droppedAlarms() {
+        let scheduler = TestScheduler()
+        let rung = Locked<[QueryKey]>([])
+        let timers = TimerQueue(scheduler: scheduler) { key, _ in rung.withLock { $0.append(key) } }
+        for owner in UInt64(1)...1_000 {
+            timers.setAlarm(for: QueryKey("k", Int(owner)), owner: owner, at: scheduler.now + .seconds(Int(2_000 - owner)))
+        }
+        for owner in UInt64(1)...1_000 where owner % 100 != 0 { timers.dropAlarms(of: owner) }
+        // Swept each time the dropped owners reach half the alarms left by the last sweep (and at least 64).
+        #expect(timers.count < 10 + 64)
+        // The key of a dropped owner, set again by a new owner, rings for the new one (first: at 500 s).
+        timers.setAlarm(for: QueryKey("k", 1), owner: 1_001, at: scheduler.now + .seconds(500))
+        scheduler.advance(by: .seconds(2_000))
+        let expected = [QueryKey("k", 1)] + stride(from: 1_000, to: 0, by: -100).map { QueryKey("k", $0) }
+        #expect(rung.withLock { $0 } == expected)
+        #expect(timers.count == 0)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test("a timer set while firing and already due fires in the same turn; cancelling the last leaves nothing")
     func nested() {
         let scheduler = TestScheduler()

@@ -93,6 +93,18 @@ import Testing
         while let value = heap.popMin() { popped.append(value) }
         #expect(popped == values.sorted())
     }
+
+    @Test("removeAll(where:) drops what it names and keeps the rest in heap order", arguments: [0, 1, 2, 3, 500])
+    func removeAll(count: Int) {
+        var heap = Heap<Int>()
+        let values = (0..<count).map { ($0 * 7919) % 503 }
+        for value in values { heap.insert(value) }
+        heap.removeAll { $0 % 3 == 0 }
+        heap.insert(1)
+        var popped: [Int] = []
+        while let value = heap.popMin() { popped.append(value) }
+        #expect(popped == (values.filter { $0 % 3 != 0 } + [1]).sorted())
+    }
 }
 
 @Suite struct SubscriberListTests {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a client with a `MemoryBudget` holds against it: every entry's cost, the total, and the entries that
 /// may be evicted (nobody observes them and they are not fetching), least recently used first.
 ///
@@ -34,6 +36,9 @@ package final class MemoryLedger: Sendable {
 
     package let budget: MemoryBudget
     private let state = Locked(State())
+    /// The most recently used idle entry's identity (0: none), mirrored after every change of the list: reading
+    /// one key again and again (a hot item) moves nothing, so its reads take no lock here.
+    private let mostRecent = Atomic<UInt>(0)
 
     package init(budget: MemoryBudget) {
         self.budget = budget
@@ -64,6 +69,7 @@ package final class MemoryLedger: Sendable {
             guard let tracked = state.tracked.removeValue(forKey: id) else { return }
             state.idle.remove(id)
             state.total -= tracked.cost
+            mirrorMostRecent(state)
         }
     }
 
@@ -74,6 +80,7 @@ package final class MemoryLedger: Sendable {
         return state.withLock { state in
             guard state.tracked[id] != nil else { return false }
             if isIdle { state.idle.touch(id) } else { state.idle.remove(id) }
+            mirrorMostRecent(state)
             return isIdle && state.total > budget.limit
         }
     }
@@ -81,7 +88,16 @@ package final class MemoryLedger: Sendable {
     /// A read used the entry: an idle one becomes the most recently used.
     package func touch(_ entry: QueryCacheEntry) {
         let id = ObjectIdentifier(entry)
-        state.withLock { _ = $0.idle.touchIfListed(id) }
+        // The most recent already: nothing would move. An entry the list does not hold is never the mirror.
+        guard mostRecent.load(ordering: .relaxed) != UInt(bitPattern: id) else { return }
+        state.withLock { state in
+            if state.idle.touchIfListed(id) { mirrorMostRecent(state) }
+        }
+    }
+
+    /// Stores the list's most recent entry in `mostRecent`, in the lock hold that changed the list.
+    private func mirrorMostRecent(_ state: State) {
+        mostRecent.store(state.idle.mostRecent.map { UInt(bitPattern: $0) } ?? 0, ordering: .relaxed)
     }
 
     /// The entry's data of `version` costs `cost`. Returns whether the client is over its limit.
@@ -108,6 +124,7 @@ package final class MemoryLedger: Sendable {
             }
             if let id = state.idle.leastRecent, let tracked = state.tracked[id] {
                 state.idle.remove(id)
+                mirrorMostRecent(state)
                 return .evict(tracked.entry)
             }
             guard reportsOver, !state.isReportedOver else { return .done }
@@ -118,6 +135,9 @@ package final class MemoryLedger: Sendable {
 
     /// Forgets every entry (the client is gone: the entries hold its context, which holds this ledger).
     package func removeAll() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state = State()
+            mirrorMostRecent(state)
+        }
     }
 }

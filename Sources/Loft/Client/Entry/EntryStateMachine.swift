@@ -62,8 +62,8 @@ package struct EntryStateMachine: Sendable {
     var collectionDeadline: SchedulerInstant?
     /// The next instant at which the data turns stale for an enabled observer (they are notified then).
     var stalenessDeadline: SchedulerInstant?
-    /// The earliest alarm this entry set that has not rung yet (alarms cannot be cancelled: a deadline that
-    /// goes or moves later leaves it to ring for nothing).
+    /// The earliest alarm this entry set that has not rung yet (an alarm cannot be moved or cancelled alone: a
+    /// deadline that goes or moves later leaves it to ring for nothing; all go with the entry).
     var alarm: SchedulerInstant?
     var nextFetchID: UInt64 = 0
 

@@ -47,6 +47,8 @@ package final class QueryCacheEntry: Sendable {
     private typealias Registration = (waiter: EntryWaiter, continuation: Answer)
 
     package let key: QueryKey
+    /// Unique for the client's life: names the entry's alarms, which are dropped with it.
+    let id: UInt64
     let context: ClientContext
     let storage: Locked<Storage>
     /// The machine's `firstRefetch(on:)` for focus and reconnect, in nanoseconds since the epoch (`.max`:
@@ -58,6 +60,7 @@ package final class QueryCacheEntry: Sendable {
     package init(key: QueryKey, context: ClientContext, defaults: QueryDefaults) {
         self.key = key
         self.context = context
+        id = context.nextEntryID()
         let machine = EntryStateMachine(key: key, gcTime: defaults.gcTime)
         storage = Locked(Storage(machine: machine))
     }
@@ -402,7 +405,7 @@ package final class QueryCacheEntry: Sendable {
             case .save:
                 break  // queued on the writer while the lock was held (`queueSaves`)
             case .setAlarm(let instant):
-                context.timers.setAlarm(for: key, at: instant)
+                context.timers.setAlarm(for: key, owner: id, at: instant)
             case .refetch(let refetch, let reason):
                 refetch.call(reason)
             case .emit(let event):

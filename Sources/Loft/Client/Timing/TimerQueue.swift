@@ -5,10 +5,13 @@
 /// - a *timer* (polling, retries: few at a time) runs a closure; it is named by a `Key`, and setting it again
 ///   moves it, cancelling it drops it;
 /// - an *alarm* (an entry's garbage collection and staleness: one per entry, so 100,000 for a large cache) is
-///   data only, the key of the entry to wake: no closure, no table slot, one heap element. It cannot be
-///   cancelled or moved: the entry keeps its true deadlines, takes a ring as "look at your deadlines now", and
-///   sets a new alarm only when its next deadline is earlier than the one it set (so each entry has at most
-///   one alarm waiting, plus one per deadline that moved earlier).
+///   data only, the key and id of the entry to wake: no closure, no table slot, one heap element. It cannot be
+///   moved: the entry keeps its true deadlines, takes a ring as "look at your deadlines now", and sets a new
+///   alarm only when its next deadline is earlier than the one it set (so each entry has at most one alarm
+///   waiting, plus one per deadline that moved earlier). A removed entry's alarms are dropped together
+///   (`dropAlarms(of:)`): its id is listed, its alarms are skipped when they come up, and once the listed ids
+///   reach half the alarms they are swept out of the heap in one pass, so a cache whose keys churn (a service
+///   evicting under its memory budget) does not keep an alarm, and its key, for every key it let go.
 ///
 /// **Behavior**
 /// - At most one block is scheduled on the scheduler at a time, for the earliest deadline; a timer set, moved
@@ -26,7 +29,7 @@ package final class TimerQueue: Sendable {
     /// What a deadline wakes.
     private enum Target: Sendable {
         case timer(Key)
-        case alarm(QueryKey)
+        case alarm(QueryKey, owner: UInt64)
     }
 
     private struct Deadline: Comparable, Sendable {
@@ -51,8 +54,12 @@ package final class TimerQueue: Sendable {
     private struct State: Sendable {
         var heap = Heap<Deadline>()
         var timers: [Key: Timer] = [:]
-        /// Alarms in the heap.
+        /// Alarms in the heap, counting the dropped ones not swept out yet.
         var alarms = 0
+        /// The owners whose alarms were dropped since the last sweep.
+        var dropped: Set<UInt64> = []
+        /// `alarms` after the last sweep: the next sweeps once `dropped` reaches half of it.
+        var alarmsAfterSweep = 0
         var nextSequence: UInt64 = 0
         var nextKey: UInt64 = 0
         /// The deadline the scheduler will wake us at, its generation, and its token once scheduled.
@@ -86,7 +93,7 @@ package final class TimerQueue: Sendable {
         }
     }
 
-    /// How many timers are set and alarms wait.
+    /// How many timers are set and alarms wait (a dropped alarm counts until it is swept out or comes up).
     package var count: Int {
         state.withLock { $0.timers.count + $0.alarms }
     }
@@ -104,15 +111,43 @@ package final class TimerQueue: Sendable {
         schedule(wake)
     }
 
-    /// Rings `key` at `instant`: the queue's `ring` is called with both then. An alarm cannot be cancelled.
-    package func setAlarm(for key: QueryKey, at instant: SchedulerInstant) {
+    /// Rings `key` at `instant`: the queue's `ring` is called with both then, unless `owner`'s alarms were
+    /// dropped meanwhile.
+    ///
+    /// - Parameter owner: the id of the entry that sets the alarm, unique for the queue's life (an id is never
+    ///   reused: a new owner's alarms are never taken for a dropped one's).
+    package func setAlarm(for key: QueryKey, owner: UInt64, at instant: SchedulerInstant) {
         let wake = state.withLock { state -> Wake? in
             state.nextSequence += 1
             state.alarms += 1
-            state.heap.insert(Deadline(instant: instant, sequence: state.nextSequence, target: .alarm(key)))
+            state.heap.insert(
+                Deadline(instant: instant, sequence: state.nextSequence, target: .alarm(key, owner: owner)))
             return nextWake(&state)
         }
         schedule(wake)
+    }
+
+    /// Drops every alarm `owner` set that has not rung: none of them rings. O(1) amortised: the heap is swept
+    /// once the dropped owners reach half the alarms it held after the last sweep (and at least 64).
+    package func dropAlarms(of owner: UInt64) {
+        state.withLock { state in
+            guard state.alarms > 0 else { return }
+            state.dropped.insert(owner)
+            if state.dropped.count >= max(64, state.alarmsAfterSweep / 2) { sweep(&state) }
+        }
+    }
+
+    /// Removes the dropped owners' alarms from the heap.
+    private func sweep(_ state: inout State) {
+        let dropped = state.dropped
+        let before = state.heap.count
+        state.heap.removeAll { deadline in
+            guard case .alarm(_, let owner) = deadline.target else { return false }
+            return dropped.contains(owner)
+        }
+        state.alarms -= before - state.heap.count
+        state.alarmsAfterSweep = state.alarms
+        state.dropped = []
     }
 
     /// Cancels the timer `key`, if set; with no timer and no alarm left, the wake-up goes too (nothing stays
@@ -126,6 +161,7 @@ package final class TimerQueue: Sendable {
             }
             state.wake = nil
             state.heap = Heap()
+            state.dropped = []
             return wake.token
         }
         wake?.cancel()
@@ -164,11 +200,16 @@ package final class TimerQueue: Sendable {
         if !isCurrent { token.cancel() }
     }
 
-    /// Drops the cancelled and moved timers from the top of the heap (an alarm is always live).
+    /// Drops the cancelled and moved timers, and the dropped alarms, from the top of the heap.
     private func dropCancelled(_ state: inout State) {
-        while let first = state.heap.min, case .timer(let key) = first.target,
-            state.timers[key]?.sequence != first.sequence
-        {
+        while let first = state.heap.min {
+            switch first.target {
+            case .timer(let key):
+                guard state.timers[key]?.sequence != first.sequence else { return }
+            case .alarm(_, let owner):
+                guard state.dropped.contains(owner) else { return }
+                state.alarms -= 1
+            }
             _ = state.heap.popMin()
         }
     }
@@ -195,7 +236,7 @@ package final class TimerQueue: Sendable {
                 switch first.target {
                 case .timer(let key):
                     return state.timers.removeValue(forKey: key).map { .timer($0.action) }
-                case .alarm(let key):
+                case .alarm(let key, _):
                     state.alarms -= 1
                     return .alarm(key, first.instant)
                 }

@@ -21,6 +21,10 @@ package struct LRUList<Key: Hashable & Sendable>: Sendable {
         oldest.map { nodes[$0].key }
     }
 
+    package var mostRecent: Key? {
+        newest.map { nodes[$0].key }
+    }
+
     package func contains(_ key: Key) -> Bool {
         slots[key] != nil
     }

@@ -42,6 +42,20 @@ import Testing
         #expect(evicted(harness) == ["b budget", "a budget"])
     }
 
+    @Test("reading the most recent entry again moves nothing; one that left the list and came back is read anew")
+    func hotReadsKeepOrder() async throws {
+        let harness = TestQueryClient(memoryBudget: .entries(3))
+        for key in ["a", "b", "c"] { try await fetch(harness, QueryKey(value: key)) }
+        for _ in 0..<3 { _ = try harness.client.getQueryData("c", as: Int.self) }  // the most recent already
+        _ = try harness.client.getQueryData("a", as: Int.self)  // b, c, a
+        // c turns busy (observed: off the list), then idle again: the most recent once more.
+        withExtendedLifetime(Query<Void, Int>.Consumer(key: "c", client: harness.client)) {}
+        _ = try harness.client.getQueryData("b", as: Int.self)  // a, c, b
+        try await fetch(harness, "d")
+        try await fetch(harness, "e")
+        #expect(evicted(harness) == ["a budget", "c budget"])
+    }
+
     @Test("a write counts as a use, and setQueryData on a new key enforces the budget")
     func writesAreUses() async throws {
         let harness = TestQueryClient(memoryBudget: .entries(2))
