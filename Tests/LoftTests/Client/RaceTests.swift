@@ -69,7 +69,8 @@ import Testing
         let rung = Locked<[QueryKey]>([])
         let timers = TimerQueue(scheduler: scheduler) { key, _ in rung.withLock { $0.append(key) } }
         for owner in UInt64(1)...1_000 {
-            timers.setAlarm(for: QueryKey("k", Int(owner)), owner: owner, at: scheduler.now + .seconds(Int(2_000 - owner)))
+            let instant = scheduler.now + .seconds(Int(2_000 - owner))
+            timers.setAlarm(for: QueryKey("k", Int(owner)), owner: owner, at: instant)
         }
         for owner in UInt64(1)...1_000 where owner % 100 != 0 { timers.dropAlarms(of: owner) }
         // Swept each time the dropped owners reach half the alarms left by the last sweep (and at least 64).
