@@ -59,28 +59,9 @@ private func latency(percentile: String, in text: String) -> Double? {
     return nil
 }
 
-/// A wrk script that asks for `/items/ID` with IDs cycling through `count` values from `first`, each thread
-/// through its own share.
-func itemsScript(first: Int, count: Int, threads: Int = 2) -> String {
-    let share = max(1, count / threads)
-    return """
-        local counter = 1
-        function setup(thread)
-            thread:set("id", counter)
-            counter = counter + 1
-        end
-        local next_id = 0
-        function request()
-            local item = \(first) + (id - 1) * \(share) + (next_id % \(share))
-            next_id = next_id + 1
-            return wrk.format("GET", "/items/" .. item)
-        end
-        """
-}
-
-/// A wrk script that asks for `/items/ID` with IDs from `first` on, never the same twice (each of two threads
-/// takes every other one).
-func distinctItemsScript(first: Int) -> String {
+/// A wrk script that numbers its threads 0, 1, … (`id`) and asks for `/items/ITEM`, with ITEM computed by the
+/// Lua expression `item` from `id` and `next_id` (0, 1, … per thread).
+private func numberedThreadsScript(item: String) -> String {
     """
     local counter = 0
     function setup(thread)
@@ -89,9 +70,22 @@ func distinctItemsScript(first: Int) -> String {
     end
     local next_id = 0
     function request()
-        local item = \(first) + next_id * 2 + id
+        local item = \(item)
         next_id = next_id + 1
         return wrk.format("GET", "/items/" .. item)
     end
     """
+}
+
+/// A wrk script that asks for `/items/ID` with IDs cycling through `count` values from `first`, each thread
+/// through its own share.
+func itemsScript(first: Int, count: Int, threads: Int = 2) -> String {
+    let share = max(1, count / threads)
+    return numberedThreadsScript(item: "\(first) + id * \(share) + (next_id % \(share))")
+}
+
+/// A wrk script that asks for `/items/ID` with IDs from `first` on, never the same twice (each of two threads
+/// takes every other one).
+func distinctItemsScript(first: Int) -> String {
+    numberedThreadsScript(item: "\(first) + next_id * 2 + id")
 }
