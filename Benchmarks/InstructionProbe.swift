@@ -18,7 +18,8 @@ import Loft
 /// - `mutation-N`: (o), N awaited `mutate` calls with a subscriber to the state; `task-N`: (o)'s baseline, N
 ///   fetcher calls each in a task, awaited. Their work runs on the concurrency pool's threads, outside
 ///   `countedRegion`: count the whole program for two N and divide the difference (the set-up cancels out).
-/// - `dedupe-N`: (e), N callers of one cold key joining its fetch; counted as `mutation-N` is, for two N.
+/// - `dedupe-N`: (e), N callers of one cold key joining its fetch; `latch-N`: (e)'s baseline, N tasks parked on
+///   a latch. Counted as `mutation-N` is, for two N.
 /// - `scope-L-M`: (p), M lines of L calls in one scope each (all but the last of a line submitted with
 ///   `execute`, the last awaited); counted as `mutation-N` is, for two M.
 func instructionProbe(_ name: String) {
@@ -72,6 +73,18 @@ func instructionProbe(_ name: String) {
             return sum
         }
         precondition(sum == callers)
+        print("operations \(callers)")
+    case _ where name.hasPrefix("latch-"):
+        // (e)'s baseline: N tasks parked on a latch that the last one opens.
+        let callers = Int(name.dropFirst("latch-".count)) ?? 1
+        let latch = Latch(opensAt: callers)
+        let sum = runBlocking {
+            let tasks = (0..<callers).map { _ in Task { await latch.wait() } }
+            var sum = 0
+            for task in tasks { sum += await task.value }
+            return sum
+        }
+        precondition(sum == 42 * callers)
         print("operations \(callers)")
     case "state-read":
         let client = QueryClient()

@@ -42,9 +42,11 @@ extension QueryClient {
             served(hit.entry)
             return typed
         }
-        return try await fetch(
+        let value = try await fetch(
             key, .ifStale(staleTime), retry: retry, networkMode: networkMode, tags: tags, gcTime: gcTime,
             fetcher: fetcher)
+        if let typed = value as? T { return typed }
+        return try cast(value, to: T.self, key: key)
     }
 
     /// Fetches `key` into the cache unless fresh data is there; never throws (a failure is in the snapshot).
@@ -120,7 +122,8 @@ extension QueryClient {
         if revalidateIfStale, let hit = cachedHit(key, judgedBy: staleTime, keeping: nil), hit.isStale {
             revalidate(hit.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
         }
-        return value
+        if let typed = value as? T { return typed }
+        return try cast(value, to: T.self, key: key)
     }
 
     @usableFromInline
@@ -133,7 +136,7 @@ extension QueryClient {
         tags: [QueryTag],
         gcTime: GCTime?,
         fetcher: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
+    ) async throws -> any Sendable {
         let request = fetchRequest(
             key, retry: retry, networkMode: networkMode, reason: reason, gcTime: gcTime, fetcher: fetcher)
         while true {
@@ -141,7 +144,8 @@ extension QueryClient {
             if !tags.isEmpty { tag(entry, with: tags) }
             if let persistence = persistence(for: T.self, key: key) { entry.adoptPersistence(persistence) }
             do {
-                return try cast(try await entry.fetchValue(request, intent), to: T.self, key: key)
+                // Erased: the inlinable caller casts it with its own type (no generic metadata looked up here).
+                return try await entry.fetchValue(request, intent)
             } catch is EntryRemovedError {
                 // Removed between the lookup and the request: the key's next entry answers.
             }
