@@ -62,10 +62,11 @@ func instructionProbe(_ name: String) {
             let tasks = (0..<callers).map { _ in
                 Task {
                     arrivals.arrive()
-                    return (try? await client.fetchQuery("dedupe", staleTime: .infinity) {
-                        await arrivals.waitForAll()
-                        return 1
-                    }) ?? -1
+                    return
+                        (try? await client.fetchQuery("dedupe", staleTime: .infinity) {
+                            await arrivals.waitForAll()
+                            return 1
+                        }) ?? -1
                 }
             }
             var sum = 0
