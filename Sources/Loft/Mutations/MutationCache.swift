@@ -15,7 +15,7 @@ import Synchronization
 /// - Settled calls are collected by one timer of the client's timer queue, set for the earliest removal.
 /// - `cancel` cancels a call's task (a call whose task does not exist yet is cancelled as soon as it does).
 package final class MutationCache: Sendable {
-    private struct State: Sendable {
+    struct State: Sendable {
         /// The calls listed, by id (ids increase in submission order).
         var records: [UInt64: MutationCallRecord] = [:]
         var lines: [String: ScopeLine] = [:]
@@ -37,7 +37,7 @@ package final class MutationCache: Sendable {
     }
 
     /// The calls of one scope, in submission order: the first one runs, the others wait for their turn.
-    private struct ScopeLine: Sendable {
+    struct ScopeLine: Sendable {
         var ids = FIFO<UInt64>()
         /// Calls that left before their turn (cancelled while waiting), skipped when they reach the front.
         var left: Set<UInt64> = []
@@ -56,7 +56,7 @@ package final class MutationCache: Sendable {
     typealias Resumer = @Sendable (QueryClient, MutationJournal.Entry) throws -> Void
 
     /// A settled call's removal, `gcTime` after it settled.
-    private struct Removal: Comparable, Sendable {
+    struct Removal: Comparable, Sendable {
         let instant: SchedulerInstant
         let id: UInt64
 
@@ -65,18 +65,19 @@ package final class MutationCache: Sendable {
         }
     }
 
-    private let context: ClientContext
-    private let state = Locked(State())
+    let context: ClientContext
+    /// Internal for the extensions in the files beside this one.
+    let state = Locked(State())
     /// Whether `state.reconnecting` holds a call: a call that settles while none does takes no lock for it.
     private let isReconnecting = Atomic<Bool>(false)
     /// The timer that removes settled calls when they are due.
-    private let collector: TimerQueue.Key
+    let collector: TimerQueue.Key
     /// The pending calls written to the client's persistent cache.
     package let journal: MutationJournal
 
     /// How many settled calls are kept at most (the client's `MemoryBudget.mutationCalls`); nil: no bound but
     /// their `gcTime`.
-    private let keepsSettled: Int?
+    let keepsSettled: Int?
 
     package init(
         context: ClientContext, keepsSettled: Int? = nil,
@@ -337,67 +338,6 @@ package final class MutationCache: Sendable {
             }
         }
         return resumed
-    }
-
-    // MARK: - Collection
-
-    /// Removes the settled calls that are due, then sets the collector for the next.
-    private func collectDue() {
-        let now = context.now
-        let due = state.withLock { state -> [MutationCallRecord] in
-            state.collectorSetFor = nil
-            var due: [MutationCallRecord] = []
-            while let first = state.removals.min, first.instant <= now {
-                _ = state.removals.popMin()
-                if let record = state.records[first.id] { due.append(record) }
-            }
-            return due
-        }
-        collect(due)
-        setCollector()
-    }
-
-    /// The settled calls past the budget, earliest removal first (the oldest settled), taken off the removals.
-    private static func overflow(of state: inout State, _ keepsSettled: Int?) -> [MutationCallRecord] {
-        guard let keepsSettled, state.removals.count > keepsSettled else { return [] }
-        var due: [MutationCallRecord] = []
-        while state.removals.count > keepsSettled, let first = state.removals.popMin() {
-            if let record = state.records[first.id] { due.append(record) }
-        }
-        return due
-    }
-
-    /// Sends `collected` to each record; removes those it collects.
-    private func collect(_ records: [MutationCallRecord]) {
-        for record in records {
-            guard case .settled = record.machine.stage else { continue }
-            state.withLock { _ = $0.records.removeValue(forKey: record.id) }
-            send(.collected, to: record)
-        }
-    }
-
-    /// Sets the collector's timer for the earliest removal (or cancels it when there is none), unless it is set
-    /// for it already; the last thread to set it leaves it right.
-    private func setCollector() {
-        var target = state.withLock { state -> SchedulerInstant?? in
-            let earliest = state.isClosed ? nil : state.removals.min?.instant
-            return earliest == state.collectorSetFor ? .none : .some(earliest)
-        }
-        while case .some(let instant) = target {
-            // Held strongly while the timer is set; `close()` cancels it when the client goes.
-            context.timers.set(collector, at: instant) { self.collectDue() }
-            target = state.withLock { state -> SchedulerInstant?? in
-                state.collectorSetFor = instant
-                let earliest = state.isClosed ? nil : state.removals.min?.instant
-                return earliest == instant ? .none : .some(earliest)
-            }
-        }
-    }
-
-    /// The client is gone: the collector's timer, which holds this cache, is cancelled and not set again.
-    package func close() {
-        state.withLock { $0.isClosed = true }
-        setCollector()
     }
 
     /// Takes the call out of its scope's line and wakes the call whose turn it is now.

@@ -203,7 +203,8 @@ package struct EntryStateMachine: Sendable {
 
     /// A removed entry takes no event: nothing changes, nothing starts, no timer is set. A caller that reached
     /// it anyway is answered (a fetch request with `EntryRemovedError`, on which the caller asks the key's next
-    /// entry), and a task made for it is cancelled.
+    /// entry), an observer added to it is told it was removed (it follows its key), and a task made for it is
+    /// cancelled.
     private mutating func removedEntryTook(_ event: EntryEvent, _ output: inout Output) {
         switch event {
         case .fetchRequested(_, _, _, let waiter?), .storeChecked(_, _, _, let waiter?, _, _):
@@ -212,6 +213,11 @@ package struct EntryStateMachine: Sendable {
             answer(waiter, &output)
         case .taskCreated(_, let task, _):
             output.actions.append(.cancelTask(task))
+        case .observerAdded(let id, let observer):
+            // Told at once, so that it follows its key to the next entry.
+            if let removed = observer.entryRemoved {
+                output.actions.append(.notifyRemoved([ObserverCall<Void>(observer: id) { removed() }]))
+            }
         default:
             break
         }
@@ -291,11 +297,13 @@ package struct EntryStateMachine: Sendable {
     private mutating func alarmRang(_ instant: SchedulerInstant, at now: SchedulerInstant, _ output: inout Output) {
         if alarm == instant { alarm = nil }
         if let deadline = collectionDeadline, deadline <= now {
-            // The deadline stays set while the client removes the entry, so that none is armed again.
             if isIdle {
+                // Removed at once, as an eviction is: a caller that reaches the entry before the client has taken
+                // it out of its table is sent to the key's next entry, instead of starting a fetch here that the
+                // removal would cancel.
+                isRemoved = true
+                changed()
                 output.actions.append(.collect)
-                // The collection is under way: no alarm is armed again for the deadline it acts on.
-                alarm = deadline
             } else {
                 collectionDeadline = nil
             }

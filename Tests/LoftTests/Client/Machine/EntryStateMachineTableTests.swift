@@ -206,6 +206,15 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             [.write(0, 1), .at(300, .alarmRang(at(300)))],
             [.collect]),
         MachineScript(
+            "a collected entry is removed at once: a caller reaching it before the client took it out is sent to the "
+                + "key's next entry (no fetch here for the removal to cancel)",
+            [.write(0, 1), .at(300, .alarmRang(at(300))), .fetch(301, .ifMissing, waiter: 1)],
+            [.resume(waiter(1), .failure(EntryRemovedError()))]),
+        MachineScript(
+            "an observer added to a removed entry is told at once, so it follows its key",
+            [.write(0, 1), .at(300, .alarmRang(at(300))), .at(301, .observerAdded(2, removalHeard))],
+            [.notifyRemoved([ObserverCall(observer: 2) { _ in }])]),
+        MachineScript(
             "no deadline while observed: the last observer leaving sets it",
             [.observe(0, 1), .write(1, 1), .at(10, .observerRemoved(1))],
             [.setAlarm(at(310))]),
@@ -234,6 +243,13 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             [.observe(0, 1, MachineScript.observer(staleTime: .seconds(30))), .write(1, 1)],
             [.emit(.updated(key)), .setAlarm(at(31))]),
     ]
+
+    /// An observer that hears of its entry's removal.
+    static let removalHeard: EntryObserver = {
+        var observer = MachineScript.observer()
+        observer.entryRemoved = {}
+        return observer
+    }()
 
     @Test("garbage collection and staleness deadlines", arguments: collection)
     func collectionTable(_ row: MachineScript) { row.check() }
