@@ -7,13 +7,19 @@ final class Launched {
     var pid: Int32 { process.processIdentifier }
     var url: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts `name` (a product of this package, built beside this program) with `arguments`; returns once it
-    /// printed `ready PORT`.
-    init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `name` (a product of this package, built beside this program) with `arguments`, on core `cpu` alone
+    /// when given (through `taskset`, which runs it as the same process); returns once it printed `ready PORT`.
+    init(_ name: String, _ arguments: [String], environment: [String: String] = [:], cpu: Int? = nil) throws {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let program = directory.appendingPathComponent(name)
         process = Process()
-        process.executableURL = directory.appendingPathComponent(name)
-        process.arguments = arguments
+        if let cpu {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["-c", "\(cpu)", program.path] + arguments
+        } else {
+            process.executableURL = program
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output

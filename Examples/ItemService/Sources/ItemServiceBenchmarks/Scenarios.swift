@@ -12,9 +12,9 @@ struct Settings {
     var outageSeconds: Double { isQuick ? 1.5 : 3 }
 }
 
-/// The service's arguments for a store, against `upstream`.
-func service(_ upstream: Launched, _ arguments: [String]) throws -> Launched {
-    try Launched("ItemService", ["--port", "0", "--upstream", upstream.url] + arguments)
+/// The service's arguments for a store, against `upstream` (on core `cpu` alone when given).
+func service(_ upstream: Launched, _ arguments: [String], cpu: Int? = nil) throws -> Launched {
+    try Launched("ItemService", ["--port", "0", "--upstream", upstream.url] + arguments, cpu: cpu)
 }
 
 /// (q) Throughput and p99 latency over 1,000 fresh ids and on one hot id: Loft with its budget (telemetry and
@@ -32,11 +32,13 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
     var hot: [String: Load] = [:]
     for turn in 0..<settings.turns {
         for variant in turn % 2 == 0 ? variants : variants.reversed() {
-            let running = try service(upstream, common + variant.arguments)
+            // The service on one core, wrk on the other: neither takes the other's time.
+            let running = try service(upstream, common + variant.arguments, cpu: 1)
             defer { running.stop() }
             for id in 0..<1_000 { _ = try await client.get("\(running.url)/items/\(id)") }
-            let spread = try wrk(running.url, seconds: settings.seconds, script: itemsScript(first: 0, count: 1_000))
-            let one = try wrk("\(running.url)/items/7", seconds: settings.seconds)
+            let spread = try wrk(
+                running.url, seconds: settings.seconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
+            let one = try wrk("\(running.url)/items/7", seconds: settings.seconds, cpu: 0)
             guard spread.errors == 0, one.errors == 0 else {
                 throw BenchmarkError.failed("(q) \(variant.name): errors")
             }

@@ -16,10 +16,10 @@ struct Load {
     }
 }
 
-/// Runs wrk against `url` (with a Lua `script` when given) and reads requests per second, p99 latency and
-/// errors (non-2xx answers and socket errors) from what it prints.
+/// Runs wrk against `url` (with a Lua `script` when given; on core `cpu` alone when given) and reads requests
+/// per second, p99 latency and errors (non-2xx answers and socket errors) from what it prints.
 func wrk(
-    _ url: String, connections: Int = 64, threads: Int = 2, seconds: Int, script: String? = nil
+    _ url: String, connections: Int = 64, threads: Int = 2, seconds: Int, script: String? = nil, cpu: Int? = nil
 ) throws -> Load {
     var arguments = ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "10s"]
     var scriptFile: URL?
@@ -31,8 +31,13 @@ func wrk(
     }
     defer { scriptFile.map { try? FileManager.default.removeItem(at: $0) } }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-    process.arguments = arguments + [url]
+    if let cpu {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        process.arguments = ["-c", "\(cpu)", "/usr/bin/wrk"] + arguments + [url]
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = arguments + [url]
+    }
     let output = Pipe()
     process.standardOutput = output
     try process.run()
