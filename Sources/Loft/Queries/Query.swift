@@ -31,7 +31,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// The fetcher of a query: the request in, the response out.
     public typealias Fetcher = @Sendable (Request) async throws -> Response
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var request: Request?
         /// The interval of the polling chain that runs; nil when none does.
         var pollInterval: Duration?
@@ -47,8 +47,9 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     private let fetcher: Fetcher
     private let persistence: EntryPersistence?
     @usableFromInline let observation: QueryObservation<Response, Response>
-    private let pollTimer: TimerQueue.Key
-    private let locked = Locked(State())
+    let pollTimer: TimerQueue.Key
+    /// Internal for the extensions in the files beside this one.
+    let locked = Locked(State())
 
     /// Makes a query.
     ///
@@ -380,70 +381,6 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
             meta: request
         )
     }
-
-    /// The interval to poll at, as the options stand; nil for none.
-    private var pollInterval: Duration? {
-        guard case .pollEvery(let interval) = pollingBehavior, interval > .zero else { return nil }
-        return interval
-    }
-
-    /// Starts the polling chain unless one runs: checked and set in one step, so concurrent refetches start
-    /// one chain.
-    private func startPolling() {
-        guard let interval = pollInterval else { return }
-        let starts = locked.withLock { state -> Bool in
-            guard state.pollInterval == nil else { return false }
-            state.pollInterval = interval
-            return true
-        }
-        if starts { schedulePoll(after: interval) }
-    }
-
-    /// The options changed: a running chain whose interval is no longer the options' starts again from now at
-    /// the new one, or stops. A query that never started polling waits for its first fetch, as before.
-    private func restartPolling() {
-        let interval = pollInterval
-        let restarts = locked.withLock { state -> Bool in
-            guard let running = state.pollInterval, running != interval else { return false }
-            state.pollInterval = interval
-            return true
-        }
-        guard restarts else { return }
-        if let interval { schedulePoll(after: interval) } else { client.context.timers.cancel(pollTimer) }
-    }
-
-    /// Polls on the client's timer queue; each tick asks the entry, which skips it while the query is disabled,
-    /// or unfocused without `refetchIntervalInBackground`. Setting the timer replaces the one set before.
-    private func schedulePoll(after interval: Duration) {
-        client.context.timers.set(pollTimer, at: client.scheduler.now + interval) { [weak self] in
-            guard let self else { return }
-            let (request, current) = locked.withLock { ($0.request, $0.pollInterval) }
-            // A tick of an interval the options no longer have: the restarted chain carries on.
-            guard current == interval else { return }
-            if let request {
-                let inBackground = observation.resolved.refetchIntervalInBackground
-                fetch(request, reason: .interval, intent: .interval(inBackground: inBackground))
-            }
-            schedulePoll(after: interval)
-        }
-    }
 }
 
 extension Query: ObservableQueryState {}
-
-extension Query where Request == Void {
-    /// Fetches now; on a key that has data, a fetch in flight is cancelled and a new one started.
-    ///
-    /// - Returns: the fetch started, whose `value` is its result (see `StartedFetch`).
-    @discardableResult
-    public func refetch() -> StartedFetch<Response> {
-        refetch(request: ())
-    }
-
-    /// The response: the cached value when fresh, else the result of a fetch.
-    ///
-    /// - Throws: the fetcher's error once retries are exhausted, or `QueryError.cancelled`.
-    public func value() async throws -> Response {
-        try await value(for: ())
-    }
-}
