@@ -45,7 +45,6 @@ extension QueryClient {
         let value = try await fetch(
             key, .ifStale(staleTime), retry: retry, networkMode: networkMode, tags: tags, gcTime: gcTime,
             fetcher: fetcher)
-        if let typed = value as? T { return typed }
         return try cast(value, to: T.self, key: key)
     }
 
@@ -122,7 +121,6 @@ extension QueryClient {
         if revalidateIfStale, let hit = cachedHit(key, judgedBy: staleTime, keeping: nil), hit.isStale {
             revalidate(hit.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
         }
-        if let typed = value as? T { return typed }
         return try cast(value, to: T.self, key: key)
     }
 

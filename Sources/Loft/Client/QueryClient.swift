@@ -276,8 +276,6 @@ public final class QueryClient: Sendable {
     public func getQueryData<T: Sendable>(_ key: QueryKey, as type: T.Type = T.self) throws -> T? {
         guard let entry = existingEntry(for: key), let data = entry.data else { return nil }
         noteUse(of: entry)
-        // Inlined, the cast is made with the caller's type: no generic metadata is looked up per read.
-        if let typed = data as? T { return typed }
         return try cast(data, to: T.self, key: key)
     }
 

@@ -31,9 +31,18 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// `value` as a `T` (hydrated JSON is decoded), or `QueryError.typeMismatch` naming both types: the one way
 /// Loft reads a type-erased cached value.
-@usableFromInline
+///
+/// Inlinable, so that the common case (the value is a `T`) is cast with the caller's type: a read looks no
+/// generic metadata up.
+@inlinable
 package func cast<T>(_ value: any Sendable, to type: T.Type, key: QueryKey) throws -> T {
     if let typed = value as? T { return typed }
+    return try castHydratedOrFail(value, to: T.self, key: key)
+}
+
+/// `cast`'s rare cases: hydrated JSON decoded as a `T`, or the mismatch.
+@usableFromInline
+func castHydratedOrFail<T>(_ value: any Sendable, to type: T.Type, key: QueryKey) throws -> T {
     if let hydrated = value as? HydratedValue {
         // Hydrated data is JSON until a typed reader names its type.
         guard let typed = hydrated.decode(as: T.self) else {

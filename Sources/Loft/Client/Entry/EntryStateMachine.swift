@@ -174,10 +174,7 @@ package struct EntryStateMachine: Sendable {
             isRemoved = true
             cancel(revert: true, &output)
             changed()
-            let removals = observers.compactMap { id, observer in
-                observer.entryRemoved.map { removed in ObserverCall<Void>(observer: id) { removed() } }
-            }
-            output.actions.append(.notifyRemoved(removals))
+            output.actions.append(.notifyRemoved(observers.compactMap(Self.removalCall)))
         case .evictionRequested(let reason):
             guard isIdle else { break }
             isRemoved = true
@@ -215,12 +212,15 @@ package struct EntryStateMachine: Sendable {
             output.actions.append(.cancelTask(task))
         case .observerAdded(let id, let observer):
             // Told at once, so that it follows its key to the next entry.
-            if let removed = observer.entryRemoved {
-                output.actions.append(.notifyRemoved([ObserverCall<Void>(observer: id) { removed() }]))
-            }
+            if let call = Self.removalCall(id, observer) { output.actions.append(.notifyRemoved([call])) }
         default:
             break
         }
+    }
+
+    /// How `observer` hears that the entry was removed, if it listens.
+    private static func removalCall(_ id: UInt64, _ observer: EntryObserver) -> ObserverCall<Void>? {
+        observer.entryRemoved.map { removed in ObserverCall(observer: id) { removed() } }
     }
 
     // MARK: - Freshness
