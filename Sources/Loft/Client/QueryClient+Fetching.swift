@@ -36,15 +36,14 @@ extension QueryClient {
     ) async throws -> T {
         let staleTime = staleTime ?? defaults(for: key).staleTime
         // Inlined, the cast is made with the caller's type: a hit looks up no generic metadata.
-        if tags.isEmpty, let hit = cachedHit(key, judgedBy: staleTime, keeping: gcTime), !hit.isStale,
-            let typed = hit.data as? T
-        {
-            served(hit.entry)
+        let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
+        if let found, let hit = found.hit, !hit.isStale, let typed = hit.data as? T {
+            served(found.entry)
             return typed
         }
         let value = try await fetch(
             key, .ifStale(staleTime), retry: retry, networkMode: networkMode, tags: tags, gcTime: gcTime,
-            fetcher: fetcher)
+            found: found?.entry, fetcher: fetcher)
         return try cast(value, to: T.self, key: key)
     }
 
@@ -62,12 +61,13 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) async {
         let staleTime = staleTime ?? defaults(for: key).staleTime
-        if tags.isEmpty, let hit = cachedHit(key, judgedBy: staleTime, keeping: gcTime), !hit.isStale, hit.data is T {
-            return served(hit.entry)
+        let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
+        if let found, let hit = found.hit, !hit.isStale, hit.data is T {
+            return served(found.entry)
         }
         _ = try? await fetch(
             key, .ifStale(staleTime), retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags,
-            gcTime: gcTime, fetcher: fetcher)
+            gcTime: gcTime, found: found?.entry, fetcher: fetcher)
     }
 
     /// Returns the cached data of `key` whatever its age, fetching only when there is none; with
@@ -108,18 +108,19 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let staleTime = staleTime ?? defaults(for: key).staleTime
-        if tags.isEmpty, let hit = cachedHit(key, judgedBy: staleTime, keeping: gcTime), let typed = hit.data as? T {
-            served(hit.entry)
+        let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
+        if let found, let hit = found.hit, let typed = hit.data as? T {
+            served(found.entry)
             if revalidateIfStale, hit.isStale {
-                revalidate(hit.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
+                revalidate(found.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
             }
             return typed
         }
         let value = try await fetch(
             key, .ifMissing, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, gcTime: gcTime,
-            fetcher: fetcher)
-        if revalidateIfStale, let hit = cachedHit(key, judgedBy: staleTime, keeping: nil), hit.isStale {
-            revalidate(hit.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
+            found: found?.entry, fetcher: fetcher)
+        if revalidateIfStale, let found = lookUp(key, judgedBy: staleTime, keeping: nil), found.hit?.isStale == true {
+            revalidate(found.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
         }
         return try cast(value, to: T.self, key: key)
     }
@@ -133,12 +134,16 @@ extension QueryClient {
         reason: FetchReason = .manual,
         tags: [QueryTag],
         gcTime: GCTime?,
+        found: QueryCacheEntry? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> any Sendable {
         let request = fetchRequest(
             key, retry: retry, networkMode: networkMode, reason: reason, gcTime: gcTime, fetcher: fetcher)
+        // The entry the caller's look-up found serves the first try: the table is not searched twice.
+        var found = found
         while true {
-            let entry = entry(for: key)
+            let entry = found ?? entry(for: key)
+            found = nil
             if !tags.isEmpty { tag(entry, with: tags) }
             if let persistence = persistence(for: T.self, key: key) { entry.adoptPersistence(persistence) }
             do {
@@ -180,17 +185,16 @@ extension QueryClient {
         entry.request(request, .trigger)
     }
 
-    /// The entry of `key`, its data and whether the data is stale for `staleTime`, read without the machine (no
-    /// waiter, no continuation, no event), the rule asked being `Staleness`'s as the machine's; nil when the
-    /// machine must decide (no data, or a `gcTime` longer than the entry keeps).
+    /// The entry of `key` (nil: none yet) and, as `hit`, its data and whether the data is stale for
+    /// `staleTime`, read without the machine (no waiter, no continuation, no event), the rule asked being
+    /// `Staleness`'s as the machine's; `hit` is nil when the machine must decide (no data, or a `gcTime` longer
+    /// than the entry keeps).
     @usableFromInline
-    package func cachedHit(
+    package func lookUp(
         _ key: QueryKey, judgedBy staleTime: StaleTime, keeping gcTime: GCTime?
-    ) -> (entry: QueryCacheEntry, data: any Sendable, isStale: Bool)? {
-        guard let entry = existingEntry(for: key),
-            let cached = entry.cachedData(judgedBy: staleTime, keeping: gcTime, at: scheduler.now)
-        else { return nil }
-        return (entry, cached.data, cached.isStale)
+    ) -> (entry: QueryCacheEntry, hit: (data: any Sendable, isStale: Bool)?)? {
+        guard let entry = existingEntry(for: key) else { return nil }
+        return (entry, entry.cachedData(judgedBy: staleTime, keeping: gcTime, at: scheduler.now))
     }
 
     /// A read was answered from `entry` without the machine: a use, and a hit (`served` from the cache).

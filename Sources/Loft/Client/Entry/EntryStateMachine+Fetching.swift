@@ -45,13 +45,14 @@ extension EntryStateMachine {
         if intent.isRead { output.actions.append(.emit(.served(key, fromCache: false))) }
         if fetch != nil {
             // Mutated in place: copying the fetch would copy every waiter on each join.
-            if let waiter { updateFetch { _ = $0.waiters.insert(waiter) } }
+            if let waiter { fetchWaiters.insert(waiter) }
             guard case .explicit = intent, hasData, let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
-            start(request, waiters: current.waiters, before: current.before, conditions, &output)
+            start(request, before: current.before, conditions, &output)
             return
         }
-        start(request, waiters: waiter.map { [$0] } ?? [], before: Boxed(snapshot), conditions, &output)
+        fetchWaiters = waiter.map { [$0] } ?? []
+        start(request, before: Boxed(snapshot), conditions, &output)
     }
 
     /// The answer of the persistent cache under `.useInsteadOfFetching`: a valid stored value answers (restored
@@ -78,14 +79,13 @@ extension EntryStateMachine {
     }
 
     private mutating func start(
-        _ request: FetchRequest, waiters: Set<EntryWaiter>,
-        before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+        _ request: FetchRequest, before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
     ) {
         nextFetchID += 1
         // The request a later refetch of an entry without an observer that can fetch makes again: the last one
         // started (a caller who joins a fetch in flight does not replace it).
         lastRequest = Boxed(request)
-        fetch = Fetch(id: nextFetchID, request: request, waiters: waiters, before: before)
+        fetch = Fetch(id: nextFetchID, request: request, before: before)
         let mayStart = RetryStateMachine.mayStart(request.networkMode, isOnline: conditions.isOnline)
         snapshot.fetchStatus = mayStart ? .fetching : .paused
         snapshot.failureCount = 0
@@ -104,7 +104,7 @@ extension EntryStateMachine {
     /// with `skipsPaused`, while the fetch waits paused for the network (TanStack's awaited `refetchQueries`).
     mutating func join(_ waiter: EntryWaiter, skipsPaused: Bool, _ output: inout Output) {
         guard fetch != nil, !(skipsPaused && snapshot.fetchStatus == .paused) else { return answer(waiter, &output) }
-        updateFetch { _ = $0.waiters.insert(waiter) }
+        fetchWaiters.insert(waiter)
     }
 
     /// Answers a read (`FetchIntent.isRead`) from the cache, and says so (`served`).
@@ -140,8 +140,7 @@ extension EntryStateMachine {
         _ id: UInt64, _ value: any Sendable, _ comparison: EntryEvent.Comparison?, at now: SchedulerInstant,
         _ output: inout Output
     ) {
-        guard let finished = fetch, finished.id == id else { return }
-        fetch = nil
+        guard fetchID == id, let (_, waiters) = takeFetch() else { return }
         let wasSuccess = snapshot.status == .success
         let isChanged = snapshot.write(value, updatedAt: now, comparison: comparison, isRestored: false)
         snapshot.failureCount = 0
@@ -149,7 +148,7 @@ extension EntryStateMachine {
         snapshot.fetchMeta = nil
         changed()
         let data = snapshot.data ?? value
-        for waiter in finished.waiters.sorted() { output.actions.append(.resume(waiter, .success(data))) }
+        for waiter in waiters { output.actions.append(.resume(waiter, .success(data))) }
         if isChanged || !wasSuccess { output.actions.append(.emit(.updated(key))) }
         if let persistence = persistence?.value { output.actions.append(.save(value, at: now, persistence)) }
         output.actions.append(.emit(.fetchFinished(key, error: nil)))
@@ -173,8 +172,7 @@ extension EntryStateMachine {
         _ error: any Error, _ failureCount: Int, fallback: CachedValue<any Sendable>?, at now: SchedulerInstant,
         _ output: inout Output
     ) {
-        guard let finished = fetch else { return }
-        fetch = nil
+        guard let (_, waiters) = takeFetch() else { return }
         snapshot.error = error
         snapshot.status = .error
         snapshot.failureCount = failureCount
@@ -193,7 +191,7 @@ extension EntryStateMachine {
         let fallsBack = persistence?.value.config.usagePolicy == .useIfFetchFails
         let answer: Result<any Sendable, any Error> =
             (fallsBack ? snapshot.data : nil).map { .success($0) } ?? .failure(error)
-        for waiter in finished.waiters.sorted() { output.actions.append(.resume(waiter, answer)) }
+        for waiter in waiters { output.actions.append(.resume(waiter, answer)) }
         output.actions.append(.emit(.updated(key)))
         if isRestored { output.actions.append(.emit(.restored(key))) }
         output.actions.append(.emit(.fetchFinished(key, error: error)))
@@ -204,8 +202,7 @@ extension EntryStateMachine {
     /// with no data keeps the error it had before the fetch (a failed query stays failed, not pending as if
     /// never fetched). The waiters get `QueryError.cancelled`.
     mutating func cancel(revert: Bool, _ output: inout Output) {
-        guard let cancelled = fetch else { return }
-        fetch = nil
+        guard let (cancelled, waiters) = takeFetch() else { return }
         if revert, let before = cancelled.before?.value {
             snapshot.restore(before)
         } else if !revert, snapshot.data == nil, let error = cancelled.before?.value.error {
@@ -217,7 +214,7 @@ extension EntryStateMachine {
         changed()
         if let task = cancelled.task { output.actions.append(.cancelTask(task)) }
         let error = QueryError.cancelled(key: key)
-        for waiter in cancelled.waiters.sorted() { output.actions.append(.resume(waiter, .failure(error))) }
+        for waiter in waiters { output.actions.append(.resume(waiter, .failure(error))) }
         output.actions.append(.emit(.fetchFinished(key, error: error)))
     }
 }

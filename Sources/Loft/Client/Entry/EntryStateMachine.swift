@@ -23,8 +23,6 @@ package struct EntryStateMachine: Sendable {
     struct Fetch: Sendable {
         let id: UInt64
         var request: FetchRequest
-        /// Who waits for its result (answered in the order they came: ids grow).
-        var waiters: Set<EntryWaiter> = []
         /// The state to restore on cancel; nil once data was written during the fetch (that data then stays).
         var before: Boxed<EntrySnapshot>?
         var task: TrackedTask<Void>?
@@ -43,6 +41,9 @@ package struct EntryStateMachine: Sendable {
     package internal(set) var version: UInt64 = 0
     /// The fetch in flight, kept out of line: an idle entry pays one pointer for it.
     private var fetchBox: Boxed<Fetch>?
+    /// Who waits for the fetch in flight (answered in the order they came: ids grow). Beside the fetch, not in
+    /// its box, so that a join is one insert (row (e): 10,000 callers joining one fetch).
+    var fetchWaiters: Set<EntryWaiter> = []
     var observers: [UInt64: EntryObserver] = [:]
     /// Counts over `observers`, kept in step by `addObserver`, `changeObserver` and `removeObserver`.
     var tally = ObserverTally()
@@ -58,13 +59,11 @@ package struct EntryStateMachine: Sendable {
     /// another instance's value): a value or an invalidation with an older or equal version is ignored.
     var storeVersion: Int64?
     var initialData: Boxed<EntryObserver.InitialData>?
-    /// When the entry is collected, unless someone uses it first.
-    var collectionDeadline: SchedulerInstant?
-    /// The next instant at which the data turns stale for an enabled observer (they are notified then).
-    var stalenessDeadline: SchedulerInstant?
-    /// The earliest alarm this entry set that has not rung yet (an alarm cannot be moved or cancelled alone: a
-    /// deadline that goes or moves later leaves it to ring for nothing; all go with the entry).
-    var alarm: SchedulerInstant?
+    // `collectionDeadline`, `stalenessDeadline` and `alarm`, in nanoseconds since the epoch, `Int64.max` for none: an optional
+    // instant takes 16 bytes in a struct, these 8 each (row (i)).
+    private var collectionNanoseconds = Int64.max
+    private var stalenessNanoseconds = Int64.max
+    private var alarmNanoseconds = Int64.max
     var nextFetchID: UInt64 = 0
 
     /// Makes the machine of an entry that nobody observes yet.
@@ -74,6 +73,29 @@ package struct EntryStateMachine: Sendable {
     package init(key: QueryKey, gcTime: GCTime) {
         self.key = key
         defaultGCTime = gcTime
+    }
+
+    /// When the entry is collected, unless someone uses it first.
+    var collectionDeadline: SchedulerInstant? {
+        get { Self.instant(collectionNanoseconds) }
+        set { collectionNanoseconds = newValue?.nanosecondsSinceEpoch ?? .max }
+    }
+
+    /// The next instant at which the data turns stale for an enabled observer (they are notified then).
+    var stalenessDeadline: SchedulerInstant? {
+        get { Self.instant(stalenessNanoseconds) }
+        set { stalenessNanoseconds = newValue?.nanosecondsSinceEpoch ?? .max }
+    }
+
+    /// The earliest alarm this entry set that has not rung yet (an alarm cannot be moved or cancelled alone: a
+    /// deadline that goes or moves later leaves it to ring for nothing; all go with the entry).
+    var alarm: SchedulerInstant? {
+        get { Self.instant(alarmNanoseconds) }
+        set { alarmNanoseconds = newValue?.nanosecondsSinceEpoch ?? .max }
+    }
+
+    private static func instant(_ nanoseconds: Int64) -> SchedulerInstant? {
+        nanoseconds == .max ? nil : SchedulerInstant(nanosecondsSinceEpoch: nanoseconds)
     }
 
     /// How long the entry stays cached once unused: the longest `gcTime` of its observers, or the defaults' when
@@ -95,6 +117,14 @@ package struct EntryStateMachine: Sendable {
     var fetch: Fetch? {
         get { fetchBox?.value }
         set { fetchBox = newValue.map(Boxed.init) }
+    }
+
+    /// Ends the fetch in flight: returns it with its waiters, in the order they came, and leaves none.
+    mutating func takeFetch() -> (fetch: Fetch, waiters: [EntryWaiter])? {
+        guard let taken = fetch else { return nil }
+        fetch = nil
+        defer { fetchWaiters = [] }
+        return (taken, fetchWaiters.sorted())
     }
 
     /// The id of the fetch in flight, read without copying the fetch out.
@@ -149,7 +179,7 @@ package struct EntryStateMachine: Sendable {
         case .waiterJoined(let waiter, let skipsPaused):
             join(waiter, skipsPaused: skipsPaused, &output)
         case .waiterLeft(let waiter):
-            if updateFetch({ $0.waiters.remove(waiter) }) ?? nil != nil {
+            if fetch != nil, fetchWaiters.remove(waiter) != nil {
                 output.actions.append(.resume(waiter, .failure(CancellationError())))
             }
         case .observerAdded(let id, let observer):

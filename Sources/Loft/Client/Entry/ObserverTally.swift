@@ -29,8 +29,9 @@ package struct ObserverTally: Sendable {
     /// Enabled observers by slot: a handful of distinct slots however many observers there are.
     private var slots: [Slot: Int] = [:]
     /// What the slots say, worked out when they change rather than on each event (every event asks, and
-    /// walking a dictionary cost more than the rest of the event).
-    private var summary = Summary()
+    /// walking a dictionary cost more than the rest of the event). Kept out of line, nil without enabled
+    /// observers: an entry nobody observes pays one pointer for it (row (i)).
+    private var summaryBox: Boxed<Summary>?
 
     /// The distinct slots, as the questions each event asks need them.
     private struct Summary: Sendable {
@@ -79,7 +80,7 @@ package struct ObserverTally: Sendable {
             shortest.map { StaleTime.shorter($0, staleTime) } ?? staleTime
         }
         summary.notifying = (judges.isEmpty ? fallbacks : judges).map(Staleness.Window.init)
-        self.summary = summary
+        summaryBox = slots.isEmpty ? nil : Boxed(summary)
     }
 
     /// The freshness the key is judged by: the shortest `staleTime` among the enabled observers with one of
@@ -87,13 +88,14 @@ package struct ObserverTally: Sendable {
     /// with none, the shortest fallback (the key's defaults) of the consumers that inherit; nil without enabled
     /// observers. A consumer without a `staleTime` of its own judges by it.
     var staleTime: StaleTime? {
-        summary.staleTime
+        summaryBox?.value.staleTime
     }
 
     /// The first instant after `now` at which the data in `snapshot` turns stale for an enabled observer (by
     /// `Staleness.staleFrom`): when the entry tells its observers so.
     func nextStaleness(of snapshot: EntrySnapshot, after now: SchedulerInstant) -> SchedulerInstant? {
         var next: SchedulerInstant?
+        guard let summary = summaryBox?.value else { return nil }
         for window in summary.notifying {
             if let instant = Staleness.staleFrom(snapshot, judgedBy: window), instant > now {
                 next = min(next ?? instant, instant)
@@ -107,6 +109,7 @@ package struct ObserverTally: Sendable {
     /// comes, nil when it never does until something changes.
     func firstRefetch(on trigger: Trigger, _ snapshot: EntrySnapshot) -> SchedulerInstant? {
         var first: SchedulerInstant?
+        guard let summary = summaryBox?.value else { return nil }
         for refetching in trigger == .focus ? summary.focus : summary.reconnect {
             if let instant = Staleness.refetchFrom(refetching.refetches, judgedBy: refetching.window, snapshot) {
                 first = min(first ?? instant, instant)
