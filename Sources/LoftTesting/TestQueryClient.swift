@@ -12,8 +12,12 @@
 /// **Behavior**
 /// - Time moves only when the test says so (`advance(by:)`); every timer of the client (staleness, garbage
 ///   collection, polling, retry back-off) runs on that clock, in deadline order.
+/// - Queries do not retry (`QueryDefaults.testing`): a failing fetcher fails at its first attempt, so a test
+///   sees the error at once instead of after the back-offs. A query's own `retry`, or a `retry` in the
+///   `defaults` given, still wins.
 /// - Starts focused and online unless told otherwise; `setFocused(_:)` and `setOnline(_:)` act as the app's
-///   and the network's changes do.
+///   and the network's changes do. It never follows the host's signals (`QueryClient.follow(_:)`): focus,
+///   network and time are the test's.
 /// - `events` records every cache and mutation event from the start; `fetchReasons(for:)` reads why each
 ///   fetch of a key happened.
 /// - The conditions (`until`, `waitUntilIdle`) never sleep: they wait for the client's events and idleness.
@@ -28,7 +32,8 @@ public final class TestQueryClient: Sendable {
     /// Makes a client on a new `TestScheduler` (which starts at `TestScheduler.epoch`).
     ///
     /// - Parameters:
-    ///   - defaults: the client's query defaults. Default: TanStack Query's.
+    ///   - defaults: the client's query defaults, over `QueryDefaults.testing` (a field they set wins).
+    ///     Default: TanStack Query's, but no retries.
     ///   - cache: the persistent cache. Default: none (the global one, when set).
     ///   - cacheConfig: how it is used. Default: the global one.
     ///   - isFocused: whether the app starts focused. Default true.
@@ -43,7 +48,7 @@ public final class TestQueryClient: Sendable {
         self.init(
             scheduler: scheduler,
             client: QueryClient(
-                cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
+                cache: cache, cacheConfig: cacheConfig, defaults: .testing.merging(defaults), scheduler: scheduler,
                 isFocused: isFocused, isOnline: isOnline, memoryBudget: memoryBudget))
     }
 
@@ -57,7 +62,7 @@ public final class TestQueryClient: Sendable {
         self.init(
             scheduler: scheduler,
             client: QueryClient(
-                cache: cache, cacheConfig: cacheConfig, defaults: defaults, scheduler: scheduler,
+                cache: cache, cacheConfig: cacheConfig, defaults: .testing.merging(defaults), scheduler: scheduler,
                 isFocused: isFocused, isOnline: isOnline))
     }
 
@@ -101,5 +106,13 @@ public final class TestQueryClient: Sendable {
             if case .fetchStarted(let eventKey, let reason) = $0, eventKey == key { return reason }
             return nil
         }
+    }
+}
+
+extension QueryDefaults {
+    /// The defaults a `TestQueryClient` starts from: TanStack Query's, but no retries (`retry: .never`), as
+    /// TanStack's testing guide advises: a failing fetch fails the test at once.
+    public static var testing: QueryDefaults {
+        QueryDefaults(retry: .never)
     }
 }

@@ -15,7 +15,7 @@ import Testing
 
     @Test("advance runs the timers due, then waits for the work they woke; fetchReasons reads why each fetch ran")
     func advanceAndReasons() async {
-        let test = TestQueryClient()
+        let test = TestQueryClient(defaults: QueryDefaults(retry: .default))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(ScriptError.down), .answer(2))
         let query = Query(key: "q", behavior: .startImmediately(()), client: test.client, fetcher: fetcher.fetch)
         await test.waitUntilIdle()
@@ -67,5 +67,34 @@ import Testing
         let a = (0..<5).map { _ in first.next() }
         #expect(a == (0..<5).map { _ in second.next() })
         #expect(a != (0..<5).map { _ in other.next() })
+    }
+
+    @Test("retries are off under test: a failing fetcher fails at its first attempt", .timeLimit(.minutes(1)))
+    func noRetriesByDefault() async {
+        let test = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, Int>(.fail(ScriptError.down), .answer(2))
+        let query = Query(key: "q", behavior: .startImmediately(()), client: test.client, fetcher: fetcher.fetch)
+        await test.until { query.state.error != nil }
+        #expect(fetcher.callCount == 1)
+        #expect(query.snapshot.failureCount == 1)
+        #expect(test.client.defaults(for: "q").retry.delayBeforeRetry(1, ScriptError.down) == nil)
+    }
+
+    @Test("a query's own retry, or a retry in the defaults given, still wins", .timeLimit(.minutes(1)))
+    func ownRetryWins() async {
+        let test = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, Int>(.fail(ScriptError.down), .answer(2))
+        let query = Query(
+            key: "q", behavior: .startImmediately(()), options: QueryOptions(retry: .count(1)),
+            client: test.client, fetcher: fetcher.fetch)
+        await test.waitUntilIdle()
+        await test.advance(by: .seconds(1))
+        await test.until { query.state.value == 2 }
+        #expect(fetcher.callCount == 2)
+        let production = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(5), retry: .default))
+        #expect(production.client.defaults(for: "any").retry.delayBeforeRetry(3, ScriptError.down) != nil)
+        #expect(production.client.defaults(for: "any").staleTime == .seconds(5))
+        let merged = TestQueryClient(defaults: QueryDefaults(staleTime: .seconds(5)))
+        #expect(merged.client.defaults(for: "any").retry.delayBeforeRetry(1, ScriptError.down) == nil)
     }
 }

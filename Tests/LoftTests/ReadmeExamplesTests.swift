@@ -425,16 +425,21 @@ let api = ExampleAPI()
     @Test("testing with LoftTesting")
     func testing() async {
         let test = TestQueryClient()
-        let fetcher = ScriptedFetcher<Void, Int>(.fail(ExampleError.offline), .answer(1))
+        let fetcher = ScriptedFetcher<Void, Int>(.fail(ExampleError.offline), .fail(ExampleError.offline), .answer(1))
         let counter = Query(
             key: "counter", behavior: .startImmediately(()), client: test.client, fetcher: fetcher.fetch)
-        await test.waitUntilIdle()
-        await test.advance(by: .seconds(1))  // the retry's back-off, in virtual time
-        await test.until { counter.state.value == 1 }
-        assert(test.fetchReasons(for: "counter") == [.firstUse])
+        await test.until { counter.state.error != nil }  // no retry: the first failure is the query's
+        let retried = Query(
+            key: "retried", behavior: .startImmediately(()), options: QueryOptions(retry: .count(1)),
+            client: test.client, fetcher: fetcher.fetch)
+        await test.waitUntilIdle()  // its first attempt failed; its retry waits on the clock
+        await test.advance(by: .seconds(1))  // its own retry's back-off, in virtual time
+        await test.until { retried.state.value == 1 }
+        assert(test.fetchReasons(for: "retried") == [.firstUse])
         test.setOnline(false)
-        #expect(counter.state.value == 1)
-        #expect(fetcher.callCount == 2)
+        #expect(counter.state.error is ExampleError)
+        #expect(retried.state.value == 1)
+        #expect(fetcher.callCount == 3)
     }
 }
 

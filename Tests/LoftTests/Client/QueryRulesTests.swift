@@ -186,7 +186,7 @@ import Testing
 
     @Test("defaults merge field by field: the longer prefix wins per field, the rest comes from shorter ones")
     func defaultsMerge() {
-        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(100)))
+        let harness = TestQueryClient(defaults: QueryDefaults(gcTime: .seconds(100), retry: .default))
         harness.client.setQueryDefaults(QueryDefaults(staleTime: .seconds(60), enabled: false), for: "todos")
         harness.client.setQueryDefaults(QueryDefaults(retry: .never, enabled: true), for: ["todos", "detail"])
         let detail = harness.client.defaults(for: ["todos", "detail", 7])

@@ -14,48 +14,13 @@ import Testing
 /// database writes a burst in one transaction: the keys of each call are recorded, and the file system holds
 /// the first write until the rest are queued.
 @Suite struct WriteBurstTests {
-    /// A JSON-file cache that records the keys of every call it gets (one key for a single `save`).
-    final class BurstRecordingCache: QueryCacheType {
-        let files: JSONFileQueryCache
-        private let calls = Locked<[[QueryKey]]>([])
-        /// Keys whose batched write fails, with the error.
-        private let failing = Locked<[QueryKey: CacheError]>([:])
-
-        init(_ files: JSONFileQueryCache) { self.files = files }
-
-        var recorded: [[QueryKey]] { calls.withLock { $0 } }
-
-        func fail(_ key: QueryKey, with error: CacheError) { failing.withLock { $0[key] = error } }
-
-        func save<Value: Encodable>(
-            _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
-        ) throws(CacheError) {
-            calls.withLock { $0.append([key]) }
-            try files.save(value, for: key, savedAt: savedAt, expiresAt: expiresAt)
-        }
-
-        func save(_ writes: [CacheWrite]) -> [QueryKey: CacheError] {
-            calls.withLock { $0.append(writes.map(\.key)) }
-            let failing = failing.withLock { $0 }
-            var failures = files.save(writes.filter { failing[$0.key] == nil })
-            for write in writes { if let error = failing[write.key] { failures[write.key] = error } }
-            return failures
-        }
-
-        func get<Value: Decodable>(_ type: Value.Type, for key: QueryKey) throws(CacheError) -> CachedValue<Value>? {
-            try files.get(type, for: key)
-        }
-        func savedAt(forKey key: QueryKey) -> SchedulerInstant? { files.savedAt(forKey: key) }
-        func remove(for key: QueryKey) throws(CacheError) { try files.remove(for: key) }
-        func removeAll() throws(CacheError) { try files.removeAll() }
-    }
-
     let t0 = SchedulerInstant(secondsSinceEpoch: 1_767_225_600)
     let folder = TemporaryDirectory()
     let fileSystem = FaultyFileSystem()
 
-    func recordingCache() -> BurstRecordingCache {
-        BurstRecordingCache(JSONFileQueryCache(directory: folder.url, byteQuota: nil, fileSystem: fileSystem))
+    /// A JSON-file cache that records the keys of every call it gets (one key for a single `save`).
+    func recordingCache() -> RecordingQueryCache {
+        RecordingQueryCache(JSONFileQueryCache(directory: folder.url, byteQuota: nil, fileSystem: fileSystem))
     }
 
     /// Sets `key` to a user named `name`, with a query that persists it (kept alive by the caller).
@@ -77,8 +42,8 @@ import Testing
         }
         fileSystem.releaseWrites()
         await harness.client.flush()
-        #expect(cache.recorded == [["a"], ["b", "c", "a", "d"]])
-        for key in keys { #expect(try cache.files.get(for: key, as: User.self)?.name == "\(key)2") }
+        #expect(cache.saves == [["a"], ["b", "c", "a", "d"]])
+        for key in keys { #expect(try cache.wrapped.get(for: key, as: User.self)?.name == "\(key)2") }
         _ = queries
     }
 
@@ -94,15 +59,15 @@ import Testing
         for index in 0..<count { harness.client.setQueryData(User(id: index, name: "v"), for: ["item", index]) }
         fileSystem.releaseWrites()
         await harness.client.flush()
-        #expect(cache.recorded.map(\.count) == [1, PersistenceWriter.burstLimit, 10])
-        #expect(cache.recorded.dropFirst().flatMap { $0 } == (0..<count).map { ["item", $0] })
+        #expect(cache.saves.map(\.count) == [1, PersistenceWriter.burstLimit, 10])
+        #expect(cache.saves.dropFirst().flatMap { $0 } == (0..<count).map { ["item", $0] })
         _ = queries
     }
 
     @Test("a burst ends where the queue turns to another cache, so each cache gets its keys in order")
     func burstsStopAtAnotherCache() async throws {
         let first = recordingCache()
-        let other = BurstRecordingCache(JSONFileQueryCache(directory: folder.url.appendingPathComponent("other")))
+        let other = RecordingQueryCache(JSONFileQueryCache(directory: folder.url.appendingPathComponent("other")))
         let harness = TestQueryClient(cache: first)
         let queries = [persisted("a", in: harness.client), persisted("b", in: harness.client)]
         let elsewhere = Query<Void, User>(
@@ -114,8 +79,8 @@ import Testing
         for key in ["a", "c", "b"] as [QueryKey] { harness.client.setQueryData(User(id: 1, name: "v"), for: key) }
         fileSystem.releaseWrites()
         await harness.client.flush()
-        #expect(first.recorded == [["blocker"], ["a"], ["b"]])
-        #expect(other.recorded == [["c"]])
+        #expect(first.saves == [["blocker"], ["a"], ["b"]])
+        #expect(other.saves == [["c"]])
         _ = (queries, elsewhere)
     }
 
@@ -137,9 +102,9 @@ import Testing
             return key
         }
         #expect(failed == ["b"])
-        #expect(try cache.files.get(for: "a", as: User.self)?.name == "v")
-        #expect(try cache.files.get(for: "b", as: User.self) == nil)
-        #expect(try cache.files.get(for: "c", as: User.self)?.name == "v")
+        #expect(try cache.wrapped.get(for: "a", as: User.self)?.name == "v")
+        #expect(try cache.wrapped.get(for: "b", as: User.self) == nil)
+        #expect(try cache.wrapped.get(for: "c", as: User.self)?.name == "v")
         _ = queries
     }
 
@@ -152,7 +117,7 @@ import Testing
             CacheWrite(key: "b", value: User(id: 2, name: "B"), savedAt: t0),
         ])
         #expect(failures.isEmpty)
-        #expect(disk.recorded == [["a", "b"]])
+        #expect(disk.saves == [["a", "b"]])
         #expect(try cache.memory.get(for: "b", as: User.self)?.name == "B")
     }
 

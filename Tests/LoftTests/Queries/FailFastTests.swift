@@ -13,7 +13,7 @@ import Testing
         "value(for:) retries by default (three times, on the client's clock); fetchQuery does not",
         .timeLimit(.minutes(1)))
     func whoRetries() async throws {
-        let harness = TestQueryClient()
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .default))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(HTTPError(httpStatusCode: 503)))
         await #expect(throws: HTTPError.self) {
             try await harness.client.fetchQuery("once") { try await fetcher.fetch(()) }

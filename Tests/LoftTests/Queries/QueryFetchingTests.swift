@@ -91,7 +91,7 @@ import Testing
 
     @Test("retry: 1 s, 2 s, 4 s, then the failure; failureCount counts every attempt")
     func retryBackOff() async {
-        let harness = TestQueryClient()
+        let harness = TestQueryClient(defaults: QueryDefaults(retry: .default))
         let fetcher = ScriptedFetcher<Void, Int>(.fail(APIError.offline))
         let query = Query(key: "r", behavior: .startImmediately(()), client: harness.client, fetcher: fetcher.fetch)
         await harness.client.waitUntilIdle()

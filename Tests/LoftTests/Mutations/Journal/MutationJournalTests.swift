@@ -153,28 +153,10 @@ import Testing
         #expect(client.mutationCache.journal.records.isEmpty)
     }
 
-    /// A provider of a user's own that does not list its keys.
-    final class UnlistedCache: QueryCacheType {
-        let memory = InMemoryQueryCache()
-
-        func save<Value: Encodable>(
-            _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
-        ) throws(CacheError) {
-            try memory.save(value, for: key, savedAt: savedAt, expiresAt: expiresAt)
-        }
-
-        func get<Value: Decodable>(_ type: Value.Type, for key: QueryKey) throws(CacheError) -> CachedValue<Value>? {
-            try memory.get(type, for: key)
-        }
-
-        func savedAt(forKey key: QueryKey) -> SchedulerInstant? { memory.savedAt(forKey: key) }
-        func remove(for key: QueryKey) throws(CacheError) { memory.remove(for: key) }
-        func removeAll() throws(CacheError) { memory.removeAll() }
-    }
-
     @Test("a provider that cannot list its keys is reported once, and no call is saved where it could not be found")
     func providerThatCannotList() async {
-        let cache = UnlistedCache()
+        let memory = InMemoryQueryCache()
+        let cache = RecordingQueryCache(memory, listsKeys: false)  // a provider of a user's own
         let client = QueryClient(cache: cache, scheduler: TestScheduler(), isOnline: false)
         let events = PublisherRecorder(client.events)
         let add = Mutation<String, Int>(client: client, options: MutationOptions(mutationKey: Self.addKey)) { $0.count }
@@ -187,7 +169,7 @@ import Testing
         }
         #expect(failures.count == 1)
         if case .unavailable = failures.first {} else { Issue.record("expected unavailable, got \(failures)") }
-        #expect(cache.memory.keys(under: MutationJournal.prefix).isEmpty)
+        #expect(memory.keys(under: MutationJournal.prefix).isEmpty)
         client.setOnline(true)
         await client.untilMutationsSettled()
         #expect(add.status == .success, "the calls go on, unsaved")
