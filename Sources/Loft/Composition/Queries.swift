@@ -80,14 +80,18 @@ public final class Queries<Combined: Sendable>: Sendable {
         view.observer.valuePublisher
     }
 
-    /// Marks every member's key stale and refetches the members (as `Query.invalidate()` does).
-    public func invalidate() {
-        for key in memberKeys { client.invalidateQueries(key, exact: true) }
+    /// Marks every member's key stale and refetches the members (as `Query.invalidate()` does). Returns at
+    /// once; await the result's `value` for the combined result once the refetches have settled.
+    @discardableResult
+    public func invalidate() -> StartedQueries<Combined> {
+        StartedQueries(memberKeys.map { client.invalidateQueries($0, exact: true) }, of: self)
     }
 
-    /// Refetches every member now, even when fresh.
-    public func refetch() {
-        for key in memberKeys { client.refetchQueries(key, exact: true) }
+    /// Refetches every member now, even when fresh. Returns at once; await the result's `value` for the
+    /// combined result once the refetches have settled.
+    @discardableResult
+    public func refetch() -> StartedQueries<Combined> {
+        StartedQueries(memberKeys.map { client.refetchQueries($0, exact: true) }, of: self)
     }
 
     /// Cancels the members' fetches in flight; each goes back to what it was before its fetch.

@@ -93,10 +93,13 @@ public final class StreamedQuery<Element: Sendable>: Sendable {
         query.snapshotPublisher
     }
 
-    /// Cancels the running stream and opens a new one.
-    public func refetch() {
+    /// Cancels the running stream and opens a new one. Returns at once; await the result's `value` for the
+    /// elements once the new stream has finished (it throws the stream's error, or `QueryError.cancelled` when
+    /// the stream is closed first).
+    @discardableResult
+    public func refetch() -> StartedFetch<[Element]> {
         stop()
-        query.refetch()
+        return query.refetch()
     }
 
     /// Marks the elements stale and, as `Query.invalidate()` refetches, opens the stream again; an open stream

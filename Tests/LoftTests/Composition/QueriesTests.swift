@@ -44,6 +44,26 @@ import Testing
         #expect(combineCalls.withLock { $0 } == callsBefore + 2)
     }
 
+    @Test("refetch and invalidate return handles: value waits for every member, then gives the new combination")
+    func handlesAwaitTheMembers() async {
+        let harness = TestQueryClient()
+        let a = ScriptedFetcher<Void, Int>(.answer(1), .answer(10), .answer(100))
+        let b = ScriptedFetcher<Void, Int>(.answer(2), .answer(20), .answer(200))
+        let queries = Queries(
+            [QueriesMember(key: "a") { try await a.fetch(()) }, QueriesMember(key: "b") { try await b.fetch(()) }],
+            client: harness.client
+        ) { results in
+            results.keys.compactMap { results.value(for: $0, as: Int.self) }.reduce(0, +)
+        }
+        await harness.client.waitUntilIdle()
+        #expect(queries.combined == 3)
+        let refetched = queries.refetch()
+        #expect(refetched.count == 2)
+        #expect(await refetched.value == 30)
+        #expect(await queries.invalidate().value == 300)
+        #expect(a.callCount == 3 && b.callCount == 3)
+    }
+
     @Test("invalidate, refetch and cancel act on every member; an equal combined result is not sent again")
     func controlsActOnEveryMember() async {
         let harness = TestQueryClient()

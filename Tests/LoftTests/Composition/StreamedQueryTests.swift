@@ -110,6 +110,18 @@ struct StreamFixture {
         #expect(source.openCount == 2)
     }
 
+    @Test("refetch returns a handle whose value is the new stream's elements once it finished")
+    func refetchHandle() async throws {
+        let fixture = await StreamFixture.opened()
+        let (source, log) = (fixture.source, fixture.log)
+        await fixture.send("old", on: 0)
+        let started = log.refetch()
+        await source.waitUntilOpened(2)
+        await fixture.send("new", on: 1)
+        source.finish(1)
+        #expect(try await started.value == ["new"])
+    }
+
     @Test("invalidate opens a finished stream again; valuePublisher sends the elements after each new one")
     func invalidateReopens() async {
         let fixture = await StreamFixture.opened()

@@ -20,6 +20,11 @@ public struct StartedRefetches: Sendable {
         self.entries = entries
     }
 
+    /// The entries of several operations, as one.
+    init(joining parts: [StartedRefetches]) {
+        entries = parts.flatMap(\.entries)
+    }
+
     /// How many entries the operation reached (marked stale, or asked to refetch).
     public var count: Int {
         entries.count
