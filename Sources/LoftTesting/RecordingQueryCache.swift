@@ -72,6 +72,7 @@ public final class RecordingQueryCache: QueryCacheType {
         failing.withLock { $0[key] = error }
     }
 
+    /// Records the save, then stores `value` in the wrapped cache (or throws the error `fail(_:with:)` set).
     public func save<Value: Encodable>(
         _ value: Value, for key: QueryKey, savedAt: SchedulerInstant, expiresAt: SchedulerInstant?
     ) throws(CacheError) {
@@ -80,6 +81,8 @@ public final class RecordingQueryCache: QueryCacheType {
         try wrapped.save(value, for: key, savedAt: savedAt, expiresAt: expiresAt)
     }
 
+    /// Records the burst's keys, then stores the writes in the wrapped cache in one call; a write made to
+    /// fail is reported with its error, not stored.
     public func save(_ writes: [CacheWrite]) -> [QueryKey: CacheError] {
         record(.save(writes.map(\.key)))
         let failing = failing.withLock { $0 }
@@ -88,25 +91,31 @@ public final class RecordingQueryCache: QueryCacheType {
         return failures
     }
 
+    /// Records the read, then reads the wrapped cache.
     public func get<Value: Decodable>(_ type: Value.Type, for key: QueryKey) throws(CacheError) -> CachedValue<Value>? {
         record(.get(key))
         return try wrapped.get(type, for: key)
     }
 
+    /// The wrapped cache's save time of `key` (not recorded: the client asks it with every read).
     public func savedAt(forKey key: QueryKey) -> SchedulerInstant? {
         wrapped.savedAt(forKey: key)
     }
 
+    /// Records the removal, then removes the value from the wrapped cache.
     public func remove(for key: QueryKey) throws(CacheError) {
         record(.remove(key))
         try wrapped.remove(for: key)
     }
 
+    /// Records the call, then empties the wrapped cache.
     public func removeAll() throws(CacheError) {
         record(.removeAll)
         try wrapped.removeAll()
     }
 
+    /// Records the call, then lists the wrapped cache's keys (or throws `CacheError.unavailable` when made
+    /// with `listsKeys: false`).
     public func keys(under prefix: QueryKey) throws(CacheError) -> [QueryKey] {
         record(.keys(under: prefix))
         guard listsKeys else {

@@ -68,15 +68,14 @@ let api = ExampleAPI()
     @Test("queries, snapshot, consumer, client, mutation, renderer")
     func queries() async throws {
         let client = QueryClient()
-        let profile = Query<Int, Profile>(
+        let profileByID = QueryDefinition<Int, Profile>(
             key: "profile",
             keyAdapter: { key, id in key.appending(id) },
-            behavior: .startImmediately(42),
-            options: QueryOptions(staleTime: .seconds(30)),
-            client: client
+            options: QueryOptions(staleTime: .seconds(30))
         ) { id in
             try await api.profile(id)
         }
+        let profile = Query(profileByID, behavior: .startImmediately(42), client: client)
         let subscription = profile.statePublisher.sink { state in
             switch state {
             case .idle, .loading: print("loading…")
@@ -99,6 +98,12 @@ let api = ExampleAPI()
         profile.refetch(request: 42)
         await client.waitUntilIdle()
 
+        do {
+            let header = Consumer(profileByID, 42, client: client)
+            print(header.state.value?.name ?? "nobody yet")
+            let cached = try client.getQueryData(profileByID, 42)  // a Profile?, typed by the definition
+            #expect(cached?.name == "user 42" && header.state.value == cached)
+        }
         let header = Query<Int, Profile>.Consumer(key: ["profile", 42], client: client)
         print(header.state.value?.name ?? "nobody yet")
         let sameHeader = Consumer<Profile>(key: ["profile", 42], client: client)  // the same type, shorter
@@ -138,6 +143,19 @@ let api = ExampleAPI()
         let log = client.events.sink { event in print(event) }
         _ = log
 
+        do {
+            let renameProfile = MutationDefinition<String, Profile>(key: ["profile", "rename"]) { name in
+                try await api.rename(42, to: name)
+            }
+            let rename = Mutation(renameProfile, client: client)
+            rename.execute(with: "Ada Lovelace") { profile, invalidate in
+                invalidate(["profile", 42], .lastData)
+            }
+            let renamed = try await rename.mutate("Ada")
+            #expect(renamed.name == "Ada")
+            #expect(client.mutations(matching: MutationFilter(key: ["profile", "rename"])).count == 2)
+            await client.waitUntilIdle()
+        }
         let rename = Mutation<String, Profile>(client: client) { name in
             try await api.rename(42, to: name)
         }

@@ -79,7 +79,8 @@ extension EntryStateMachine {
     }
 
     private mutating func start(
-        _ request: FetchRequest, before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+        _ request: FetchRequest, before: Boxed<EntrySnapshot>?, _ conditions: ClientEnvironment.Conditions,
+        _ output: inout Output
     ) {
         nextFetchID += 1
         // The request a later refetch of an entry without an observer that can fetch makes again: the last one
