@@ -458,6 +458,25 @@ let api = ExampleAPI()
         #expect(counter.state.error is ExampleError)
         #expect(retried.state.value == 1)
         #expect(fetcher.callCount == 3)
+
+        let host = ScriptedHostSignals()
+        test.client.follow(host.signals)
+        host.send(.online(false))  // as the network going away would
+        assert(!test.client.isOnline)
+        host.send(.memoryPressure(.critical))  // drops every entry nobody observes
+        #expect(!test.client.isOnline)
+        #expect(test.client.existingEntry(for: "counter") != nil, "observed: kept")
+        test.client.stopFollowing()
+    }
+
+    @Test("following the host")
+    func followingTheHost() {
+        let app = QueryClient(memoryBudget: .entries(10_000))
+        app.follow(.host)  // connectivity and memory pressure, live; focus too on Apple platforms
+        app.stopFollowing()  // at shutdown
+        #expect(!app.isFollowingHost)
+        #expect(app.follow(.host), "it can follow again")
+        app.stopFollowing()
     }
 }
 

@@ -43,13 +43,16 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
     /// Changes made by other clients may have been missed (`source`, a link to them, was lost and is back):
     /// every entry was marked stale and the active ones refetch (`QueryClient.changesMissed(from:)`).
     case changesMissed(from: String)
+    /// A host signal the client follows (`QueryClient.follow(_:)`) changed its connectivity or focus, trimmed
+    /// it under memory pressure, or failed.
+    case hostSignal(HostSignalEvent)
 
     /// The key the event is about; for a mutation event, the call's `mutationKey` (`"mutation"` when it has
-    /// none); for `changesMissed`, the empty key (every entry).
+    /// none); for `changesMissed`, `overBudget` and `hostSignal`, the empty key (the whole client).
     public var key: QueryKey {
         switch self {
         case .mutation(let event): event.info.mutationKey ?? "mutation"
-        case .changesMissed, .overBudget: QueryKey(parts: [])
+        case .changesMissed, .overBudget, .hostSignal: QueryKey(parts: [])
         case .evicted(let key, _): key
         case .added(let key), .updated(let key), .removed(let key), .restored(let key): key
         case .fetchPaused(let key), .fetchContinued(let key), .saved(let key), .collected(let key): key
@@ -80,6 +83,7 @@ public enum QueryCacheEvent: Sendable, CustomStringConvertible {
         case .overBudget(let used, let limit): "overBudget: \(used) in use, over the limit of \(limit)"
         case .mutation(let event): "\(event)"
         case .changesMissed(let source): "changesMissed from \(source): every entry is stale"
+        case .hostSignal(let event): "hostSignal \(event)"
         }
     }
 }

@@ -76,6 +76,8 @@ public final class QueryClient: Sendable {
     package let context: ClientContext
     /// Every mutation call of this client, from submission until `gcTime` after it settled.
     package let mutationCache: MutationCache
+    /// The host signals the client follows (`follow(_:)`), if any.
+    let hostFollower = Locked<HostFollower?>(nil)
 
     /// Makes a client.
     ///
@@ -232,6 +234,7 @@ public final class QueryClient: Sendable {
     }
 
     deinit {
+        hostFollower.withLock { $0 }?.stop()
         context.unlink()
         mutationCache.close()
     }

@@ -148,7 +148,28 @@ public final class LoftTelemetry: Sendable {
                 metadata: ["loft.source": "\(source)"])
         case .mutation(let event):
             mutation(event, at: now)
+        case .hostSignal(let signal):
+            hostSignal(signal)
         case .updated:
+            break
+        }
+    }
+
+    /// Memory pressure is counted by level (its evictions by `evicted` with `memoryPressure`); a failed source
+    /// is an error and the client's connectivity a notice, both logged.
+    private func hostSignal(_ signal: HostSignalEvent) {
+        switch signal {
+        case .memoryPressure(let level, let evicted):
+            instruments.counter(.memoryPressure, key: "host", ["level": level.rawValue]).increment()
+            options.logger.warning(
+                "memory pressure: entries nobody observes were dropped",
+                metadata: ["loft.level": "\(level.rawValue)", "loft.evicted": "\(evicted)"])
+        case .sourceFailed(let source, let error):
+            options.logger.error(
+                "a host signal source failed", metadata: ["loft.source": "\(source)", "error": "\(error)"])
+        case .online(let isOnline):
+            options.logger.notice("connectivity changed", metadata: ["loft.online": "\(isOnline)"])
+        case .focused:
             break
         }
     }

@@ -186,6 +186,23 @@ import Tracing
         _ = telemetry
     }
 
+    @Test("host signals: memory pressure is counted by level and its evictions by reason; a failed source is logged")
+    func hostSignals() async throws {
+        let telemetry = attach()
+        for index in 0..<4 { harness.client.setQueryData(index, for: ["items", index]) }
+        let host = ScriptedHostSignals(name: "memory pressure")
+        harness.client.follow(host.signals)
+        host.send(.memoryPressure(.critical))
+        host.send(.failure(HostSignalError("poll", code: 4)))
+        harness.client.stopFollowing()
+        #expect(counter("loft_memory_pressure_total", [("key", "host"), ("level", "critical")]) == 1)
+        #expect(counter("loft_evictions_total", [("key", "items"), ("reason", "memoryPressure")]) == 4)
+        let messages = logs.entries.map { "\($0.level) \($0.message)" }
+        #expect(messages.contains("warning memory pressure: entries nobody observes were dropped"))
+        #expect(messages.contains("error a host signal source failed"))
+        _ = telemetry
+    }
+
     @Test("a mutation is a loft.mutation span, counted and timed by outcome; a failure is logged")
     func mutations() async throws {
         let telemetry = attach()

@@ -4,4 +4,6 @@ public enum EvictionReason: String, Sendable, Hashable, CaseIterable {
     case budget
     /// `QueryClient.trim(to:)` asked for it.
     case trim
+    /// The host reported memory pressure, followed with `QueryClient.follow(_:)`.
+    case memoryPressure
 }

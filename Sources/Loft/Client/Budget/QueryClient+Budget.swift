@@ -25,11 +25,16 @@ extension QueryClient {
     /// - Returns: how many entries were evicted.
     @discardableResult
     public func trim(to limit: Int) -> Int {
+        trim(to: limit, reason: .trim)
+    }
+
+    /// `trim(to:)`, each eviction said with `reason`.
+    func trim(to limit: Int, reason: EvictionReason) -> Int {
         let limit = max(0, limit)
         var evicted = 0
         if let ledger = context.ledger {
             while case .evict(let entry) = ledger.nextStep(towards: limit, reportsOver: false) {
-                if Self.evict(entry, for: .trim) { evicted += 1 }
+                if Self.evict(entry, for: reason) { evicted += 1 }
             }
             return evicted
         }
@@ -43,7 +48,7 @@ extension QueryClient {
             default: false
             }
         }
-        for (entry, _) in oldestFirst where count > limit && Self.evict(entry, for: .trim) {
+        for (entry, _) in oldestFirst where count > limit && Self.evict(entry, for: reason) {
             evicted += 1
             count -= 1
         }

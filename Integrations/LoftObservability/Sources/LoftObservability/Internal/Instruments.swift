@@ -13,6 +13,7 @@ struct Instruments: Sendable {
         case persistenceFailures = "persistence_failures_total"
         case collections = "gc_collections_total"
         case evictions = "evictions_total"
+        case memoryPressure = "memory_pressure_total"
         case mutations = "mutations_total"
     }
 
