@@ -35,7 +35,7 @@ public final class ScriptedHostSignals: HostSignalSource {
     ///
     /// - Parameters:
     ///   - name: the source's name in failure events. Default `"scripted"`.
-    ///   - failingToStartWith: an error the source fails to start with. Default none: it starts.
+    ///   - failure: an error the source fails to start with. Default none: it starts.
     public init(name: String = "scripted", failingToStartWith failure: HostSignalError? = nil) {
         self.name = name
         startFailure = failure

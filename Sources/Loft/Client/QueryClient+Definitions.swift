@@ -48,7 +48,10 @@ extension QueryClient {
     /// `ensureQueryData` of `request`'s entry under `definition`, with the definition's options (as
     /// `fetchQuery(_:_:)`).
     ///
-    /// - Parameter revalidateIfStale: as `ensureQueryData` with a key (default false).
+    /// - Parameters:
+    ///   - definition: the query's declaration.
+    ///   - request: the request whose entry to read.
+    ///   - revalidateIfStale: as `ensureQueryData` with a key (default false).
     /// - Throws: as `ensureQueryData` with a key, only when there is no data.
     @inlinable
     public func ensureQueryData<Request: Sendable, Value: Sendable>(
