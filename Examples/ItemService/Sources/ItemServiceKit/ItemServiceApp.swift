@@ -28,6 +28,7 @@ public enum ItemServiceApp {
         var after: [any Service] = []
         var telemetry: LoftTelemetry?
         var link: PostgresFleetLink?
+        var follower: QueryClient?
         switch configuration.store {
         case .actor:
             ItemRoutes.add(to: router, store: ActorItemStore(upstream: upstream, staleTime: configuration.staleTime))
@@ -35,6 +36,10 @@ public enum ItemServiceApp {
             let made = try makeClient(configuration)
             link = made.link
             let client = made.client
+            // The host's connectivity and memory pressure: a pressure warning trims the idle items to half the
+            // budget, critical drops them all (a failing source is an event, logged by the telemetry).
+            client.follow(.host)
+            follower = client
             ItemRoutes.add(
                 to: router,
                 store: LoftItemStore(client: client, upstream: upstream))
@@ -62,6 +67,7 @@ public enum ItemServiceApp {
                 services: before.map { .init(service: $0) } + [.init(service: app)] + after.map { .init(service: $0) },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        follower?.stopFollowing()
         await link?.stop()
         withExtendedLifetime(telemetry) {}
     }
