@@ -213,6 +213,23 @@ import Testing
         #expect(list.key == ["feed", 2])
     }
 
+    @Test("invalidate(key, .newData(request)) leaves a disabled query alone, as refetchQueries does")
+    func newDataSkipsDisabledQueries() async {
+        let harness = TestQueryClient()
+        let fetcher = ScriptedFetcher<Int, String>(.answer("page 1"), .answer("page 2"))
+        let list = Query(
+            key: "feed", keyAdapter: { $0.appending($1) }, behavior: .startImmediately(1),
+            options: QueryOptions(enabled: false), client: harness.client, fetcher: fetcher.fetch)
+        harness.client.setQueryData("seeded", for: ["feed", 1])
+        let post = Mutation<String, String>(client: harness.client) { $0 }
+        post.execute(with: "hello") { _, invalidator in invalidator.invalidate(["feed", 1], .newData(2)) }
+        await harness.client.waitUntilIdle()
+        #expect(post.status == .success)
+        #expect(fetcher.callCount == 0)
+        #expect(list.key == ["feed", 1])
+        #expect(list.state.value == "seeded")
+    }
+
     @Test("retry waits on the client's scheduler")
     func retry() async throws {
         let harness = TestQueryClient()

@@ -33,6 +33,8 @@ extension EntryAction: Equatable {
             return l.description == r.description
         case (.notifyRemoved(let l), .notifyRemoved(let r)):
             return l.map(\.observer).sorted() == r.map(\.observer).sorted()
+        case (.refetchWithRequest(let l), .refetchWithRequest(let r)):
+            return l.map(\.observer) == r.map(\.observer)
         case (.collect, .collect):
             return true
         case (.evict(let l), .evict(let r)):

@@ -26,6 +26,8 @@ package enum EntryAction: Sendable {
     case emit(QueryCacheEvent)
     /// Tells the observers that the entry was removed.
     case notifyRemoved([ObserverCall<Void>])
+    /// Refetches each of these observers with the request the event named (a mutation's `.newData`).
+    case refetchWithRequest([ObserverCall<Void>])
     /// Removes the entry from its client (garbage collection).
     case collect
     /// Removes the entry, which the machine marked removed already, from its client (an eviction).

@@ -86,6 +86,8 @@ package enum EntryEvent: Sendable {
     /// an entry holding a newer version ignores it.
     case invalidated(RefetchType, version: Int64? = nil)
     case refetchRequested(FetchReason)
+    /// A mutation's `.newData(request)`: the enabled observers that take requests of its type refetch with it.
+    case refetchWithRequestRequested(any Sendable)
     case reset
     case removed
     /// The client's memory budget (or a trim) asks to evict the entry: an idle one is removed at once (its next

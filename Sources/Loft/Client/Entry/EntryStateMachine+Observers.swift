@@ -161,6 +161,17 @@ extension EntryStateMachine {
         }
     }
 
+    /// A mutation's `.newData(request)`: every enabled observer that takes requests refetches with `request`
+    /// (one whose request type differs ignores it); a disabled one is never refetched, as by every other bulk
+    /// refetch (TanStack's `refetchQueries` skips disabled queries).
+    mutating func refetchWithRequest(_ request: any Sendable, _ output: inout Output) {
+        let calls = observers.sorted { $0.key < $1.key }.compactMap { id, observer -> ObserverCall<Void>? in
+            guard observer.isEnabled, let refetch = observer.refetchWithRequest else { return nil }
+            return ObserverCall(observer: id) { _ = refetch(request) }
+        }
+        if !calls.isEmpty { output.actions.append(.refetchWithRequest(calls)) }
+    }
+
     /// Focus regained (`reason` `.focus`, read against `refetchOnFocus`) or network back (`.reconnect`, against
     /// `refetchOnReconnect`): refetches through an enabled observer whose trigger says so for the staleness it
     /// sees (`.static` data: never); a fetch in flight is joined.

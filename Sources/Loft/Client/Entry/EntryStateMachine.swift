@@ -197,6 +197,8 @@ package struct EntryStateMachine: Sendable {
             invalidate(refetchType, at: now, conditions, &output)
         case .refetchRequested(let reason):
             refetchRequested(reason, at: now, conditions, &output)
+        case .refetchWithRequestRequested(let request):
+            refetchWithRequest(request, &output)
         case .reset:
             reset(at: now, conditions, &output)
         case .removed:

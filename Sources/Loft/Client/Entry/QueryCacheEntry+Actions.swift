@@ -36,6 +36,8 @@ extension QueryCacheEntry {
                 context.emit(event)
             case .notifyRemoved(let observers):
                 for entryRemoved in observers { entryRemoved.call(()) }
+            case .refetchWithRequest(let observers):
+                for refetch in observers { refetch.call(()) }
             case .collect:
                 context.collect(self)
             case .evict(let reason):

@@ -372,10 +372,9 @@ package final class QueryCacheEntry: Sendable {
         send(.observerRemoved(id))
     }
 
-    /// Asks each observer that takes requests of `request`'s type to refetch with it (a mutation's
-    /// `.newData(request)`).
+    /// Asks each enabled observer that takes requests of `request`'s type to refetch with it (a mutation's
+    /// `.newData(request)`), as the machine decides.
     package func refetch(withRequest request: any Sendable) {
-        let observers = storage.withLock { $0.machine.observers.values.compactMap(\.refetchWithRequest) }
-        for refetch in observers { _ = refetch(request) }
+        send(.refetchWithRequestRequested(request))
     }
 }

@@ -350,6 +350,20 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             "a bulk refetch leaves an entry that was never fetched alone (nothing knows how)",
             [.write(0, 1), .at(1, .refetchRequested(.manual))],
             []),
+        MachineScript(
+            "a mutation's new data refetches the enabled observers that take requests, in the order they came",
+            [
+                .observe(0, 2, MachineScript.requestTaker()), .observe(0, 1, MachineScript.requestTaker()),
+                .observe(0, 3, MachineScript.consumer()), .write(0, 1), .at(1, .refetchWithRequestRequested(7)),
+            ],
+            [MachineScript.refetchWithRequest(1, 2)]),
+        MachineScript(
+            "a mutation's new data leaves a disabled observer alone, as every bulk refetch does",
+            [
+                .observe(0, 1, MachineScript.requestTaker(isEnabled: false)), .write(0, 1),
+                .at(1, .refetchWithRequestRequested(7)),
+            ],
+            []),
     ]
 
     @Test("triggers and observers", arguments: triggers)

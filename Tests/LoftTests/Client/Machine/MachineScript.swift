@@ -109,6 +109,16 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
         EntryObserver(staleTime: fallback, judgesFreshness: judges)
     }
 
+    /// A query's observer that also refetches with a request it is given (a mutation's `.newData`).
+    static func requestTaker(isEnabled: Bool = true) -> EntryObserver {
+        EntryObserver(isEnabled: isEnabled, refetch: { _ in }, refetchWithRequest: { _ in true })
+    }
+
+    /// The calls a refetch with a request is named by in an expected action.
+    static func refetchWithRequest(_ observers: UInt64...) -> EntryAction {
+        .refetchWithRequest(observers.map { ObserverCall(observer: $0) { _ in } })
+    }
+
     /// The call an observer's refetch is named by in an expected action.
     static func refetch(_ observer: UInt64, _ reason: FetchReason) -> EntryAction {
         .refetch(ObserverCall(observer: observer) { _ in }, reason)
