@@ -1,7 +1,7 @@
 import LoftTesting
 import Testing
 
-@Suite struct RecordingQueryCacheTests {
+@Suite(.timeLimit(.minutes(1))) struct RecordingQueryCacheTests {
     @Test("a query's save, a read and a removal are recorded in order, and reach the wrapped cache")
     func recordsCalls() async throws {
         let memory = InMemoryQueryCache()

@@ -64,7 +64,43 @@ final class ExampleAPI: Sendable {
 
 let api = ExampleAPI()
 
-@Suite struct ReadmeLoftExamplesTests {
+/// What an example prints: a test declares `func print` over it, so the example's own `print` calls are
+/// recorded and the outputs its comments claim are checked.
+final class PrintedLines: Sendable {
+    private struct State: Sendable {
+        var lines: [String] = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Locked(State())
+
+    var all: [String] { state.withLock { $0.lines } }
+
+    func record(_ items: [Any]) {
+        let line = items.map { "\($0)" }.joined(separator: " ")
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.lines.append(line)
+            let count = state.lines.count
+            defer { state.waiters.removeAll { $0.count <= count } }
+            return state.waiters.filter { $0.count <= count }.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns once `count` lines were printed (an example whose output comes from a task).
+    func waitFor(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let isDone = state.withLock { state -> Bool in
+                guard state.lines.count < count else { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if isDone { continuation.resume() }
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ReadmeLoftExamplesTests {
     @Test("queries, snapshot, consumer, client, mutation, renderer")
     func queries() async throws {
         let client = QueryClient()
@@ -480,7 +516,7 @@ let api = ExampleAPI()
     }
 }
 
-@Suite struct ReadmeExamplesTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeExamplesTests {
     @Test("subjects and subscriptions")
     func subjects() {
         let temperature = PassthroughSubject<Int, Never>()
@@ -503,6 +539,8 @@ let api = ExampleAPI()
 
     @Test("completion")
     func completion() {
+        let printed = PrintedLines()
+        @Sendable func print(_ items: Any...) { printed.record(items) }
         let download = PassthroughSubject<Int, DownloadError>()
         let progress = download.sink(
             receiveCompletion: { completion in
@@ -513,10 +551,13 @@ let api = ExampleAPI()
         download.send(50)
         download.send(completion: .failure(.offline))  // prints "failed: offline"
         _ = progress
+        #expect(printed.all == ["50%", "failed: offline"])
     }
 
     @Test("operators")
     func operators() {
+        let printed = PrintedLines()
+        @Sendable func print(_ items: Any...) { printed.record(items) }
         let total = [3, 3, 8, 1, 8, 12].publisher
             .removeDuplicates()
             .filter { $0 > 2 }
@@ -524,10 +565,13 @@ let api = ExampleAPI()
             .scan(0, +)
             .sink { print("running total \($0)") }  // 30, 110, 190, 310
         _ = total
+        #expect(printed.all == ["running total 30", "running total 110", "running total 190", "running total 310"])
     }
 
     @Test("combineLatest")
     func combineLatest() {
+        let printed = PrintedLines()
+        @Sendable func print(_ items: Any...) { printed.record(items) }
         let name = PassthroughSubject<String, Never>()
         let count = PassthroughSubject<Int, Never>()
         let badge = name.combineLatest(count)
@@ -536,10 +580,13 @@ let api = ExampleAPI()
         name.send("ada")
         count.send(2)  // prints "ada has 2 new messages"
         _ = badge
+        #expect(printed.all == ["ada has 2 new messages"])
     }
 
     @Test("sources")
-    func sources() {
+    func sources() async {
+        let printed = PrintedLines()
+        @Sendable func print(_ items: Any...) { printed.record(items) }
         let answer = Future<Int, Never> { promise in
             promise(.success(42))
         }
@@ -549,6 +596,9 @@ let api = ExampleAPI()
         let both = answer.sink { print($0) }  // prints 42
         let later = fromAsync.sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
         _ = (both, later)
+        #expect(printed.all.first == "42")
+        await printed.waitFor(2)
+        #expect(printed.all == ["42", "fetched"], "the async future's value arrives once its task ran")
     }
 
     @Test("query defaults and filters")
@@ -588,18 +638,22 @@ let api = ExampleAPI()
 
     @Test("async values")
     func asyncValues() async {
+        let printed = PrintedLines()
+        @Sendable func print(_ items: Any...) { printed.record(items) }
         func printAll() async {
             for await value in [1, 2, 3].publisher.values {
                 print(value)
             }
         }
         await printAll()
+        #expect(printed.all == ["1", "2", "3"])
     }
 
     @Test("Loft re-exports Signals: one import is enough")
     func reexport() {
         let subject: any Signals.Publisher<Int, Never> = Just(1)
         _ = subject
+        #expect(subject is Just<Int>)
     }
 
     @Test("sharing a client's changes with other clients")

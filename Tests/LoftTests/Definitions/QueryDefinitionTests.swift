@@ -3,7 +3,7 @@ import Testing
 
 /// A definition is a front over the key-based calls: each test does with a definition what the same call
 /// does with its key, and checks that both see one entry.
-@Suite struct QueryDefinitionTests {
+@Suite(.timeLimit(.minutes(1))) struct QueryDefinitionTests {
     struct Profile: Sendable, Equatable {
         let id: Int
         let name: String
@@ -76,7 +76,7 @@ import Testing
     }
 }
 
-@Suite struct MutationDefinitionTests {
+@Suite(.timeLimit(.minutes(1))) struct MutationDefinitionTests {
     static let rename = MutationDefinition<String, Int>(key: ["names", "rename"]) { name in name.count }
     static let add = MutationDefinition<String, String>(key: ["names", "add"]) { name, call in
         "\(name) #\(call.idempotencyKey.isEmpty ? 0 : 1)"

@@ -5,7 +5,7 @@ import Testing
 @testable import Loft
 
 /// The client's mutation cache: listing, events, filters, garbage collection, scopes, cancellation, offline.
-@Suite struct MutationCacheTests {
+@Suite(.timeLimit(.minutes(1))) struct MutationCacheTests {
     @Test("every call is listed with its request, status, key, scope and time; events and the listing agree")
     func listingAndEvents() async {
         let harness = TestQueryClient()

@@ -7,7 +7,7 @@ import Testing
 /// A client on a network cache (`AsyncQueryCacheType`): every call awaited, none blocking a thread; a store
 /// that hangs holds only what needs it; failures are events; values applied from another client are not
 /// written back.
-@Suite struct NetworkCacheTests {
+@Suite(.timeLimit(.minutes(1))) struct NetworkCacheTests {
     static let instead = QueryCacheConfig(usagePolicy: .useInsteadOfFetching)
 
     static func seeded(_ values: [QueryKey: Int], at instant: SchedulerInstant = TestScheduler.epoch) async throws

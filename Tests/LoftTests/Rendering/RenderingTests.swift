@@ -15,7 +15,7 @@ struct SaveRenderer: MutationRenderer {
     func failureView(for error: any Error) -> String { "Not saved: \(error)" }
 }
 
-@Suite struct RenderingTests {
+@Suite(.timeLimit(.minutes(1))) struct RenderingTests {
     @Test("a query renderer picks one view per state; idle defaults to loading")
     func queryRenderer() {
         let renderer = NameRenderer()

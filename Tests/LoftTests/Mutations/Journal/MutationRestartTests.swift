@@ -12,7 +12,7 @@ import Testing
 
 /// Mutations saved in the persistent cache and sent again after a restart: in order, once, never offline, and at
 /// least once with the same idempotency key when the process died after the server accepted.
-@Suite struct MutationRestartTests {
+@Suite(.timeLimit(.minutes(1))) struct MutationRestartTests {
     /// A server that records what it accepted, in order.
     final class Server: Sendable {
         private let log = Locked<[String]>([])
