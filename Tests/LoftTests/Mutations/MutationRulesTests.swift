@@ -15,11 +15,7 @@ import Testing
 
     /// Saves `requests` as paused calls of `key` in `folder`, by a client that then goes away (the restart).
     private static func saveOffline(_ requests: [String], key: QueryKey = addKey, in folder: TemporaryDirectory) async {
-        let client = client(folder, isOnline: false)
-        let add = Mutation<String, Int>(client: client, options: MutationOptions(mutationKey: key)) { $0.count }
-        for request in requests { add.execute(with: request) }
-        await client.waitUntilIdle()
-        #expect(client.mutationCache.journal.records.count == requests.count)
+        #expect(await OfflineCalls.save(requests, key: key, in: folder).count == requests.count)
     }
 
     @Test("1. a resumed call runs its defaults' onSuccess with a nil context, though they have a typed onMutate")

@@ -18,9 +18,7 @@ import Testing
 
     /// A client of a fresh process: a new clock at the same epoch and a new cache instance on the same folder.
     func launch(_ config: QueryCacheConfig, fileSystem: (any FileSystem)? = nil) -> TestQueryClient {
-        let cache = JSONFileQueryCache(
-            directory: folder.url, byteQuota: nil, fileSystem: fileSystem ?? POSIXFileSystem())
-        return TestQueryClient(cache: cache, cacheConfig: config)
+        folder.launch(config, fileSystem: fileSystem ?? POSIXFileSystem())
     }
 
     /// A first run that fetched and saved `user`.
@@ -41,7 +39,7 @@ import Testing
     }
 
     func stored(_ key: QueryKey) throws -> User? {
-        try JSONFileQueryCache(directory: folder.url).get(for: key)
+        try folder.stored(key)
     }
 
     @Test("useAndThenFetch: the stored value shows at once on start-up, then the fetch replaces it")

@@ -19,18 +19,16 @@ import Testing
     let fileSystem = FaultyFileSystem()
 
     func launch(_ config: QueryCacheConfig = QueryCacheConfig()) -> TestQueryClient {
-        TestQueryClient(
-            cache: JSONFileQueryCache(directory: folder.url, byteQuota: nil, fileSystem: fileSystem),
-            cacheConfig: config)
+        folder.launch(config, fileSystem: fileSystem)
     }
 
     /// A query that persists `key` (nothing fetched).
     func persisted(_ key: QueryKey, _ harness: TestQueryClient) -> Query<Void, User> {
-        Query(key: key, options: QueryOptions(retry: .never), client: harness.client) { User(id: 0, name: "fetched") }
+        LoftTests.persisted(key, in: harness.client)
     }
 
     func stored(_ key: QueryKey) throws -> User? {
-        try JSONFileQueryCache(directory: folder.url).get(for: key)
+        try folder.stored(key)
     }
 
     func fileName(_ key: QueryKey) throws -> String {

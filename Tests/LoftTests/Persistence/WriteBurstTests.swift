@@ -23,11 +23,6 @@ import Testing
         RecordingQueryCache(JSONFileQueryCache(directory: folder.url, byteQuota: nil, fileSystem: fileSystem))
     }
 
-    /// Sets `key` to a user named `name`, with a query that persists it (kept alive by the caller).
-    func persisted(_ key: QueryKey, in client: QueryClient) -> Query<Void, User> {
-        Query(key: key, options: QueryOptions(retry: .never), client: client) { User(id: 0, name: "fetched") }
-    }
-
     @Test("the saves queued while a write runs go to the cache in one call, in the order they were queued")
     func queuedSavesAreOneBurst() async throws {
         let cache = recordingCache()

@@ -22,12 +22,7 @@ import Testing
 
     /// Saves `requests` as paused calls in `folder`; returns their idempotency keys, in order.
     private static func saveOffline(_ requests: [String], in folder: TemporaryDirectory) async -> [String] {
-        let client = QueryClient(
-            cache: JSONFileQueryCache(directory: folder.url), scheduler: TestScheduler(), isOnline: false)
-        let add = Mutation<String, Int>(client: client, options: MutationOptions(mutationKey: addKey)) { $0.count }
-        for request in requests { add.execute(with: request) }
-        await client.waitUntilIdle()
-        return client.mutationCache.journal.records.map(\.idempotencyKey)
+        await OfflineCalls.save(requests, key: addKey, in: folder)
     }
 
     /// The path of a call's record file in `folder`.
