@@ -6,6 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DefinitionArticleExamplesTests {
     @Test("definitions: declared once, used by queries, consumers, the client and mutations")
     func definitions() async throws {
+        let api = ExampleAPI()  // its own server: the other examples' renames do not reach it, nor its theirs
         let client = QueryClient()
         let profileByID = QueryDefinition<Int, Profile>(
             key: "profile",

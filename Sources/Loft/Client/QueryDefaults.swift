@@ -128,7 +128,7 @@ public struct QueryDefaults: Sendable {
     /// `refetchOnReconnect` for a query whose network mode is `networkMode`: the one set, else `.ifStale`, or
     /// `.never` under `.always`.
     func refetchOnReconnect(under networkMode: NetworkMode) -> RefetchTrigger {
-        set.refetchOnReconnect ?? (networkMode == .always ? .never : .ifStale)
+        set.refetchOnReconnect ?? networkMode.defaultRefetchOnReconnect
     }
 }
 

@@ -48,9 +48,7 @@ extension CacheInspector {
 
     private static func entry(_ entry: QueryCacheEntry, at now: SchedulerInstant) -> Entry {
         let (snapshot, info, collectedAt) = entry.inspection(at: now)
-        // Without an observer that judges it, data turns stale only when invalidated.
-        let staleAt =
-            snapshot.isInvalidated ? nil : snapshot.staleTime.flatMap { Staleness.staleFrom(snapshot, judgedBy: $0) }
+        let staleAt = Staleness.keyStaleFrom(snapshot)
         return Entry(
             info: info, data: snapshot.data, error: snapshot.error, failureCount: snapshot.failureCount,
             isInvalidated: snapshot.isInvalidated, isRestored: snapshot.isRestored, staleTime: snapshot.staleTime,

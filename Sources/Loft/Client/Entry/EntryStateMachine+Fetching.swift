@@ -87,7 +87,7 @@ extension EntryStateMachine {
         // started (a caller who joins a fetch in flight does not replace it).
         lastRequest = Boxed(request)
         fetch = Fetch(id: nextFetchID, request: request, before: before)
-        let mayStart = RetryStateMachine.mayStart(request.networkMode, isOnline: conditions.isOnline)
+        let mayStart = request.networkMode.allowsFirstAttempt(isOnline: conditions.isOnline)
         snapshot.fetchStatus = mayStart ? .fetching : .paused
         snapshot.failureCount = 0
         snapshot.fetchMeta = request.meta

@@ -261,7 +261,7 @@ package struct EntryStateMachine: Sendable {
     /// observers; with none, only when it has no data or was invalidated (no observer's `staleTime` applies,
     /// so its age is not consulted).
     package func isStale(at now: SchedulerInstant) -> Bool {
-        guard !observers.isEmpty else { return snapshot.data == nil || snapshot.isInvalidated }
+        guard !observers.isEmpty else { return Staleness.isStaleUnobserved(snapshot) }
         return observers.values.contains { observer in
             Staleness.isStale(
                 snapshot, judgedBy: staleTime(of: observer), isEnabled: observer.isEnabled, at: now)

@@ -76,4 +76,18 @@ package enum Staleness {
         guard let instant = refetchFrom(refetches, judgedBy: staleTime, snapshot) else { return false }
         return instant <= now
     }
+
+    /// Whether an entry nobody observes is stale (filters, the inspector): only when it has no data or was
+    /// invalidated. No observer's `staleTime` applies, so its age is not consulted (TanStack's rule; the
+    /// inspector shows such an entry as inactive, with its age).
+    package static func isStaleUnobserved(_ snapshot: EntrySnapshot) -> Bool {
+        snapshot.data == nil || snapshot.isInvalidated
+    }
+
+    /// When the key as a whole turns stale, for the inspector: by the key's `staleTime` (the tally's), nil
+    /// when invalidated (stale now), without observers that judge it, or never.
+    package static func keyStaleFrom(_ snapshot: EntrySnapshot) -> SchedulerInstant? {
+        guard !snapshot.isInvalidated, let staleTime = snapshot.staleTime else { return nil }
+        return staleFrom(snapshot, judgedBy: staleTime)
+    }
 }

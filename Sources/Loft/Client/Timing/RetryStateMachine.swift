@@ -3,8 +3,8 @@
 /// pause until the conditions let the run go on) and feeds back what came of each; it decides nothing.
 ///
 /// Every rule of a run is stated here, once:
-/// - whether a first attempt may start, or waits paused for the network (`NetworkMode`; the entry's state
-///   machine shows a fetch as paused by the same rule, `mayStart`);
+/// - whether a first attempt may start, or waits paused for the network (the rule is `NetworkMode`'s
+///   `allowsFirstAttempt`, which the entry's state machine asks too when it shows a fetch as paused);
 /// - after a failure, whether another attempt follows and after how long (`RetryPolicy`, from the failure
 ///   count and the error), or the run fails;
 /// - after a back-off, whether the retry runs, waits paused (offline unless `.always`; unfocused for a query),
@@ -85,20 +85,16 @@ package struct RetryStateMachine: Sendable {
 
     // MARK: - Rules
 
-    /// Whether a first attempt may start with the network in `isOnline` (the entry shows a fetch paused by
-    /// this rule).
-    package static func mayStart(_ networkMode: NetworkMode, isOnline: Bool) -> Bool {
-        networkMode != .online || isOnline
-    }
-
-    /// Whether a paused first attempt may start under `conditions`.
+    /// Whether a paused first attempt may start under `conditions` (`NetworkMode.allowsFirstAttempt`; a
+    /// mutation's paused calls first, for a run that waits for them).
     package func mayStart(_ conditions: ClientEnvironment.Conditions) -> Bool {
-        Self.mayStart(rules.networkMode, isOnline: isOnline(conditions))
+        rules.networkMode.allowsFirstAttempt(isOnline: isOnline(conditions))
     }
 
-    /// Whether a retry may run under `conditions`: online (unless `.always`), and focused for a query.
+    /// Whether a retry may run under `conditions`: the network as `NetworkMode.allowsRetry` says, and focused
+    /// for a query.
     package func mayContinue(_ conditions: ClientEnvironment.Conditions) -> Bool {
-        (rules.networkMode == .always || isOnline(conditions))
+        rules.networkMode.allowsRetry(isOnline: isOnline(conditions))
             && (conditions.isFocused || !rules.pausesWhenUnfocused)
     }
 
@@ -121,8 +117,10 @@ package struct RetryStateMachine: Sendable {
         precondition(!hasEnded, "retry run: \(event) after the run ended")
         switch event {
         case .started(let conditions):
-            // The first attempt asks only the network, as the entry showed the fetch starting.
-            guard Self.mayStart(rules.networkMode, isOnline: conditions.isOnline) else {
+            // The first attempt asks the network alone, as the entry did when it showed the fetch starting
+            // (`NetworkMode.allowsFirstAttempt`); a pause's end asks `mayStart`, which also waits for the
+            // paused mutations a run is told to wait for.
+            guard rules.networkMode.allowsFirstAttempt(isOnline: conditions.isOnline) else {
                 return paused(.untilItMayStart)
             }
             return .attempt
