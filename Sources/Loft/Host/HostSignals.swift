@@ -108,3 +108,13 @@ package enum HostSignalChange: Sendable, Equatable {
     /// The source stopped on its own, with this error.
     case failed(HostSignalError)
 }
+
+extension Locked {
+    /// Takes the value out, leaving nil: what stopping a source (or a follower) does with what it started.
+    func take<Value>() -> Value? where State == Value? {
+        withLock { state in
+            defer { state = nil }
+            return state
+        }
+    }
+}

@@ -30,10 +30,7 @@ extension QueryClient {
     /// Stops following the host's signals; returns once no source reports any more. The client keeps the
     /// focus and connectivity it was last told. Does nothing when it does not follow.
     public func stopFollowing() {
-        hostFollower.withLock { current in
-            defer { current = nil }
-            return current
-        }?.stop()
+        hostFollower.take()?.stop()
     }
 
     /// Whether the client follows host signals now.

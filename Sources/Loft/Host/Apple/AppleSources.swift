@@ -39,10 +39,7 @@
             }
 
             func stop() {
-                monitor.withLock { current in
-                    defer { current = nil }
-                    return current
-                }?.cancel()
+                monitor.take()?.cancel()
             }
         }
     #endif
@@ -108,10 +105,7 @@
         }
 
         func stop() {
-            source.withLock { current in
-                defer { current = nil }
-                return current
-            }?.cancel()
+            source.take()?.cancel()
         }
     }
 #endif

@@ -10,7 +10,7 @@
         /// A network namespace to follow instead of the process's (`/var/run/netns/NAME`): the source's thread
         /// enters it before opening its socket (the tests' own namespace).
         let namespace: String?
-        private let loop = Locked<PollLoop?>(nil)
+        private let loop = RunningLoop()
 
         init(namespace: String? = nil) {
             self.namespace = namespace
@@ -19,7 +19,7 @@
         func start(_ report: @escaping @Sendable (HostSignalChange) -> Void) throws(HostSignalError) {
             let last = Locked<Bool?>(nil)
             let namespace = namespace
-            let started = try PollLoop.start(
+            try loop.start(
                 open: { () throws(HostSignalError) -> [PollLoop.Watch] in
                     if let namespace { try enterNetworkNamespace(at: namespace) }
                     let socket = try Self.openSocket()
@@ -32,15 +32,11 @@
                     Self.check(last, report)
                     return nil
                 },
-                failed: { report(.failed($0)) })
-            loop.withLock { $0 = started }
+                report: report)
         }
 
         func stop() {
-            loop.withLock { current in
-                defer { current = nil }
-                return current
-            }?.stop()
+            loop.stop()
         }
 
         /// A netlink route socket bound to the link and address groups.

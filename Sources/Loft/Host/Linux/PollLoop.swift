@@ -102,4 +102,24 @@
             close(wakeWrite)
         }
     }
+
+    /// The loop a Linux source runs while started: started once, stopped once.
+    struct RunningLoop: Sendable {
+        private let loop = Locked<PollLoop?>(nil)
+
+        /// Starts the loop (`PollLoop.start`), its failure reported as `failed`.
+        func start(
+            open: @escaping @Sendable () throws(HostSignalError) -> [PollLoop.Watch],
+            ready: @escaping @Sendable (_ index: Int, _ descriptor: Int32, _ events: Int16) -> HostSignalError?,
+            report: @escaping @Sendable (HostSignalChange) -> Void
+        ) throws(HostSignalError) {
+            let started = try PollLoop.start(open: open, ready: ready, failed: { report(.failed($0)) })
+            loop.withLock { $0 = started }
+        }
+
+        /// Stops the loop, if it runs; returns once it reports no more.
+        func stop() {
+            loop.take()?.stop()
+        }
+    }
 #endif

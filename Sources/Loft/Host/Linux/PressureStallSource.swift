@@ -30,7 +30,7 @@
 
         let name = "memory pressure"
         let triggers: [Trigger]
-        private let loop = Locked<PollLoop?>(nil)
+        private let loop = RunningLoop()
 
         init(triggers: [Trigger]) {
             self.triggers = triggers
@@ -59,7 +59,7 @@
 
         func start(_ report: @escaping @Sendable (HostSignalChange) -> Void) throws(HostSignalError) {
             let triggers = triggers
-            let started = try PollLoop.start(
+            try loop.start(
                 open: { () throws(HostSignalError) -> [PollLoop.Watch] in
                     var watches: [PollLoop.Watch] = []
                     do throws(HostSignalError) {
@@ -82,15 +82,11 @@
                     report(.memoryPressure(triggers[index].level))
                     return nil
                 },
-                failed: { report(.failed($0)) })
-            loop.withLock { $0 = started }
+                report: report)
         }
 
         func stop() {
-            loop.withLock { current in
-                defer { current = nil }
-                return current
-            }?.stop()
+            loop.stop()
         }
 
         /// Opens `trigger`'s file and writes its registration (with the terminating zero the kernel reads).
