@@ -83,8 +83,12 @@
         }
 
         func stop() {
-            for task in tasks.withLock({ $0 }) { task.cancel() }
-            tasks.withLock { $0 = [] }
+            // Taken in one hold of the lock: a start between a read and a clear would leave its tasks running.
+            let running = tasks.withLock { tasks in
+                defer { tasks = [] }
+                return tasks
+            }
+            for task in running { task.cancel() }
         }
     }
 
