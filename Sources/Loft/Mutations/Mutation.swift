@@ -47,17 +47,10 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     private let plan: MutationCallPlan
     /// Names this mutation's calls in the mutation cache (unique in the client, unlike an object's address).
     private let owner: UInt64
-    /// Makes what a successful call shows (`successBoxes(_:)`).
-    private let succeeded: SuccessBoxes
-    private let calls: Locked<MutationCalls>
-    /// What the state's readers and subscribers follow, and the channel the latest call's changes are published
-    /// on (one publication at a time, the last after the last change).
-    private let observer: ViewObserver<Response>
-    private let channel: ViewChannel<Response>
-    private let publications = CoalescedRun()
-    /// The two states most changes are to, made once.
-    private let idle: SnapshotBox<Response>
-    private let loading: SnapshotBox<Response>
+    /// The latest call (nil before the first call and after `reset()`), which the state is a view of.
+    private let latest = Locked<MutationCallRecord?>(nil)
+    /// The state's view: derived from the latest call, published as every view is.
+    private let view: DerivedView<Response>
 
     /// Makes a mutation.
     ///
@@ -71,7 +64,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping Fetcher
     ) {
-        self.init(client: client, options: options, fetcher: .request(fetcher), succeeded: Self.successBoxes)
+        self.init(client: client, options: options, fetcher: .request(fetcher), shows: Self.shows)
     }
 
     /// Makes a mutation whose fetcher also receives the call, with its idempotency key (stable across retries
@@ -84,42 +77,30 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         options: MutationOptions<Request, Response> = MutationOptions(),
         fetcher: @escaping CallFetcher
     ) {
-        self.init(client: client, options: options, fetcher: .call(fetcher), succeeded: Self.successBoxes)
+        self.init(client: client, options: options, fetcher: .call(fetcher), shows: Self.shows)
     }
 
-    /// What a successful call shows: the state's box and the value's box, made from its response.
-    @usableFromInline
-    typealias SuccessBoxes = @Sendable (any Sendable) -> (box: ErasedObject, value: ErasedObject)?
-
-    /// The boxes of a successful call. The public initialisers are inlinable and hand this function over from
-    /// the module that makes the mutation, where it is compiled for `Response`: made in Loft's generic code,
-    /// the boxes cost more than the rest of a call's publication (docs/Performance.md, row (o)).
+    /// What the state shows of the latest call (nil: none), as the frame its view publishes: the view's snapshot
+    /// maker. The public initialisers are inlinable and hand it over from the module that makes the mutation,
+    /// where it is compiled for `Response`: made in Loft's generic code, the frames cost more than the rest of a
+    /// call's publication (docs/Performance.md, row (o)).
     @inlinable
-    static func successBoxes(_ response: any Sendable) -> (box: ErasedObject, value: ErasedObject)? {
-        guard let response = response as? Response else { return nil }
-        return (
-            ErasedObject(SnapshotBox(key: mutationSnapshotKey, showing: .succeed(response))),
-            ErasedObject(ValueBox(response))
-        )
+    static func shows(_ call: MutationCallStanding?) -> ViewFrame {
+        MutationCallStanding.frame(of: call, as: Response.self)
     }
 
     @usableFromInline
     init(
         client: QueryClient, options: MutationOptions<Request, Response>, fetcher: MutationFetcher<Request, Response>,
-        succeeded: @escaping SuccessBoxes
+        shows: @escaping @Sendable (MutationCallStanding?) -> ViewFrame
     ) {
         self.client = client
         self.options = options
         self.fetcher = fetcher
-        self.succeeded = succeeded
         plan = MutationCallPlan(options)
         owner = client.mutationCache.newOwner()
-        idle = SnapshotBox(key: mutationSnapshotKey, showing: .idle)
-        loading = SnapshotBox(key: mutationSnapshotKey, showing: .loading)
-        calls = Locked(MutationCalls(published: MutationCalls.Shown(.idle, box: ErasedObject(idle))))
-        channel = ViewChannel(idle, client: client)
-        observer = ViewObserver(showing: idle)
-        observer.follow(channel)
+        view = DerivedView(showing: QuerySnapshot(key: mutationSnapshotKey, showing: .idle), client: client)
+        view.derive(frames: { [latest] in shows(latest.withLock { $0 }?.standing) })
     }
 
     /// Makes a mutation whose request is a publisher (Pigeon's shape); its first value is the response.
@@ -135,30 +116,30 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     deinit {
-        observer.close()
+        view.observer.close()
     }
 
     // MARK: - State
 
     /// The state of the latest call.
     public var state: QueryState<Response> {
-        observer.trackedState
+        view.observer.trackedState
     }
 
     /// Every change of `state`, starting with the current one.
     public var statePublisher: AnyPublisher<QueryState<Response>, Never> {
-        observer.statePublisher
+        view.observer.statePublisher
     }
 
     /// Every response of a call that became the state, starting with the current one if there is one.
     public var valuePublisher: AnyPublisher<Response, Never> {
-        observer.valuePublisher
+        view.observer.valuePublisher
     }
 
     /// The latest call as the client's mutation cache lists it (nil before the first call and after `reset()`;
     /// kept after the cache collected it).
     public var latestCall: MutationInfo? {
-        calls.withLock { $0.latest }?.info
+        latest.withLock { $0 }?.info
     }
 
     /// The latest call's status: `.idle` before the first call and after `reset()`.
@@ -201,61 +182,6 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         latestCall?.submittedAt
     }
 
-    /// What the latest call shows now (without its type: `MutationCalls` is not generic, so that taking its
-    /// lock looks no type up).
-    private func shown() -> MutationCalls.Shown {
-        guard let shown = calls.withLock({ $0.latest })?.shown else {
-            return MutationCalls.Shown(.idle, box: ErasedObject(idle))
-        }
-        switch shown.status {
-        case .idle, .pending:
-            guard shown.failureCount > 0 else { return MutationCalls.Shown(.loading, box: ErasedObject(loading)) }
-            let snapshot = QuerySnapshot<Response>(
-                key: mutationSnapshotKey, data: nil, error: nil, status: .pending, fetchStatus: .fetching,
-                dataUpdatedAt: nil, isStale: false, isPlaceholderData: false, failureCount: shown.failureCount)
-            return MutationCalls.Shown(.loading, box: ErasedObject(SnapshotBox(snapshot)))
-        case .success:
-            // A call's response is the `Response` its fetcher returned.
-            guard let response = shown.response, let boxes = succeeded(response) else {
-                return MutationCalls.Shown(.idle, box: ErasedObject(idle))
-            }
-            return MutationCalls.Shown(.succeeded, box: boxes.box, value: boxes.value)
-        case .error:
-            let snapshot = QuerySnapshot<Response>(
-                key: mutationSnapshotKey, data: nil, error: shown.error, status: .error, fetchStatus: .idle,
-                dataUpdatedAt: nil, isStale: false, isPlaceholderData: false, failureCount: shown.failureCount)
-            return MutationCalls.Shown(.failed, box: ErasedObject(SnapshotBox(snapshot)))
-        }
-    }
-
-    /// Publishes what the latest call shows, unless it was published.
-    private func publish() {
-        publications.run {
-            let next = shown()
-            let last = calls.withLock { calls in
-                defer { calls.published = next }
-                return calls.published
-            }
-            guard next.box !== last.box else { return }
-            // Two states of one kind in a row differ by their values: a success after another one, a failure
-            // after another one (a loading state carries none).
-            let stateChanged = ViewSends.stateChanged(
-                caseChanged: last.kind != next.kind, mayDiffer: next.kind != .loading
-            ) { Self.showSame(last.box, next.box) }
-            var sends = ViewSends(box: next.box, stateChanged: stateChanged)
-            // A success after another one with the same response shows no new value. What was shown is the
-            // last publication's value (`published` keeps it), so nothing more is stored.
-            var shown = ShownValue(box: last.value, isShown: last.value != nil)
-            _ = shown.publish(boxed: next.value, isNew: stateChanged, into: &sends)
-            channel.publish(sends)
-        }
-    }
-
-    /// Whether two boxes show the same state.
-    private static func showSame(_ last: ErasedObject, _ next: ErasedObject) -> Bool {
-        last.unwrap(as: SnapshotBox<Response>.self).state.isSame(as: next.unwrap(as: SnapshotBox<Response>.self).state)
-    }
-
     // MARK: - Calls
 
     /// Runs the mutation in the background; `onSuccess` gets the response and an invalidator, after the
@@ -296,8 +222,8 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
 
     /// Puts the state back to `.idle`; calls still pending no longer change it.
     public func reset() {
-        calls.withLock { $0.latest = nil }
-        publish()
+        latest.withLock { $0 = nil }
+        view.changed()
     }
 
     /// Sends again a call saved before a restart (`QueryClient.resumePausedMutations()`): its `onMutate` does
@@ -326,9 +252,9 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             hasSettlingCallbacks: plan.callbacks.settles || !global.isEmpty || onSuccess != nil
                 || plan.invalidates != nil,
             mayJournal: cache.journal.mayWrite(mutationKey: key, request: request), restoring: entry,
-            owner: owner, onChange: { [weak self] in self?.publish() })
-        calls.withLock { $0.latest = record }
-        publish()
+            owner: owner, onChange: { [weak self] in self?.view.changed() })
+        latest.withLock { $0 = record }
+        view.changed()
         // The request bound to the fetcher, as the retryer sends it once per attempt.
         let send: @Sendable () async throws -> any Sendable
         switch fetcher {
@@ -365,26 +291,3 @@ enum MutationFetcher<Request: Sendable, Response: Sendable>: Sendable {
 /// The key of a mutation's snapshots (a mutation has no cache entry).
 @usableFromInline
 let mutationSnapshotKey: QueryKey = "mutation"
-
-/// A mutation's latest call and what its observers were last sent: not generic (the boxes
-/// are kept as objects), so that taking its lock looks no type up.
-private struct MutationCalls: Sendable {
-    /// A state as published, without its type: which state it is, its box (a `SnapshotBox<Response>`), and the
-    /// box of its value when it succeeded (a `ValueBox<Response>`).
-    struct Shown: Sendable {
-        enum Kind: Sendable { case idle, loading, failed, succeeded }
-
-        let kind: Kind
-        let box: ErasedObject
-        let value: ErasedObject?
-
-        init(_ kind: Kind, box: ErasedObject, value: ErasedObject? = nil) {
-            self.kind = kind
-            self.box = box
-            self.value = value
-        }
-    }
-
-    var latest: MutationCallRecord?
-    var published: Shown
-}

@@ -196,8 +196,9 @@ package final class MutationCache: Sendable {
                     case .removed: context.emit(.mutation(.removed(info)))
                     }
                 }
-                // Its mutation shows it from the moment it is the latest call, after `added`.
-                if change != .added { record.onChange?() }
+                // Its mutation shows it from the moment it is the latest call, after `added`, and follows what
+                // it shows of it.
+                if change != .added, handled.shownChanged { record.onChange?() }
                 if handled.settled { settledWhileReconnecting(record.id) }
             case .armRemoval(let instant):
                 let (sets, overflow) = state.withLock { state -> (Bool, [MutationCallRecord]) in

@@ -1,6 +1,6 @@
 /// A view whose snapshot its owner derives from state of its own, for the observable types that show more (or
 /// other) than one cache entry: `PaginatedQuery` (its pages' queries), `Queries` (its members' combined
-/// result), `MutationList` (the calls it lists). Its `observer` (what the owner's readers and subscribers hold)
+/// result), `MutationList` (the calls it lists), `Mutation` (its latest call). Its `observer` (what the owner's readers and subscribers hold)
 /// follows it as a query's follows an `EntryView`, so reads, publishers and Observation behave the same on
 /// every type.
 ///
@@ -16,30 +16,29 @@ final class DerivedView<Value: Sendable>: Sendable {
     /// What the owner's `state`, `snapshot` and publishers read; it follows this view for good (the owner
     /// closes it when it goes).
     let observer: ViewObserver<Value>
-    /// How snapshots are made, kept in a struct as `ClientContext` keeps its links: a lock whose state is a bare
-    /// function type wraps the closure in one more reabstraction thunk at each `withLock`, so every remake
-    /// cost more than the one before.
-    private let source = Locked<SnapshotMaker?>(nil)
     private let memo: Locked<DerivedMemo>
     private let updates = CoalescedRun()
 
-    /// How the owner makes its snapshots.
-    private struct SnapshotMaker: Sendable {
-        let make: @Sendable () -> QuerySnapshot<Value>
-    }
-
     /// A view showing `initial` until `derive(_:)` is called.
     init(showing initial: QuerySnapshot<Value>, client: QueryClient) {
-        let box = SnapshotBox(initial)
-        memo = Locked(DerivedMemo(last: ErasedObject(box)))
+        let frame = ViewFrame(initial, dataVersion: nil)
+        memo = Locked(DerivedMemo(last: frame))
+        let box = frame.box.unwrap(as: SnapshotBox<Value>.self)
         channel = ViewChannel(box, client: client)
         observer = ViewObserver(showing: box)
         observer.follow(channel)
     }
 
-    /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now.
+    /// Sets how the snapshot is made (once; the closure usually holds its owner weakly), and makes it now. The
+    /// values decide whether its data moved.
     func derive(_ make: @escaping @Sendable () -> QuerySnapshot<Value>) {
-        source.withLock { $0 = SnapshotMaker(make: make) }
+        derive(frames: { ViewFrame(make(), dataVersion: nil) })
+    }
+
+    /// Sets how the snapshot's frame is made (once), and makes it now: for an owner that makes its frames where
+    /// `Value` is known (`ViewFrame.init(_:dataVersion:)`), and whose data has a version.
+    func derive(frames make: @escaping @Sendable () -> ViewFrame) {
+        memo.withLock { $0.make = make }
         changed()
     }
 
@@ -48,33 +47,53 @@ final class DerivedView<Value: Sendable>: Sendable {
         updates.run { update() }
     }
 
+    /// Publishes what an observer can tell apart from the last frame, decided as an entry's view decides it: by
+    /// the signatures, and by the typed states and values only when the signatures cannot tell.
     private func update() {
-        guard let maker = source.withLock({ $0 }) else { return }
-        let box = SnapshotBox(maker.make())
         let memo = memo.withLock { $0 }
-        let last = memo.last.unwrap(as: SnapshotBox<Value>.self)
-        let next = box.snapshot
-        // A derived view keeps no signature: its states are compared whatever their cases.
-        let stateChanged = ViewSends.stateChanged(caseChanged: false, mayDiffer: true) {
-            last.state.isSame(as: box.state)
+        guard let make = memo.make else { return }
+        let next = make()
+        let last = memo.last
+        let dataMoved = next.valuesDecide || next.signature.dataMoved(from: last.signature)
+        // Two states of one case differ by their values: the data when it moved, the error when it failed.
+        let stateChanged = ViewSends.stateChanged(
+            caseChanged: next.signature.stateCase != last.signature.stateCase,
+            mayDiffer: dataMoved || next.signature.stateCase == .failed
+        ) { Self.box(last).state.isSame(as: Self.box(next).state) }
+        var sends = ViewSends(box: next.box, stateChanged: stateChanged)
+        var shownValue = memo.shownValue
+        let isNew = !shownValue.isShown || (dataMoved && !Self.sameValue(shownValue.box, next.value))
+        let shown = isNew || next.value == nil ? next.value : shownValue.box
+        _ = shownValue.publish(boxed: shown, isNew: isNew, into: &sends)
+        // A frame with no version can change its key alone (a paginated query's request).
+        guard
+            sends.stateChanged || sends.valueChanged || next.signature != last.signature
+                || (next.valuesDecide && Self.box(last).snapshot.key != Self.box(next).snapshot.key)
+        else { return }
+        self.memo.withLock {
+            $0.last = next
+            $0.shownValue = shownValue
         }
-        var sends = ViewSends(box: ErasedObject(box), stateChanged: stateChanged)
-        var kept = memo
-        // Derived data has no version to tell it moved: the values decide.
-        _ = kept.shownValue.publish(next.data, mayDiffer: true, into: &sends)
-        guard sends.stateChanged || sends.valueChanged || ViewChannel<Value>.differ(last.snapshot, next) else {
-            return
-        }
-        kept.last = ErasedObject(box)
-        self.memo.withLock { $0 = kept }
         channel.publish(sends)
+    }
+
+    private static func box(_ frame: ViewFrame) -> SnapshotBox<Value> {
+        frame.box.unwrap(as: SnapshotBox<Value>.self)
+    }
+
+    /// Whether two value boxes (`ValueBox<Value>`) hold equal values.
+    private static func sameValue(_ last: ErasedObject?, _ next: ErasedObject?) -> Bool {
+        guard let last, let next else { return last == nil && next == nil }
+        return areEqual(last.unwrap(as: ValueBox<Value>.self).value, next.unwrap(as: ValueBox<Value>.self).value)
     }
 }
 
 /// What a `DerivedView` remembers between changes; not generic, so that taking its lock looks up no metadata.
 private struct DerivedMemo: Sendable {
-    /// The last snapshot's box (a `SnapshotBox<Value>`).
-    var last: ErasedObject
+    /// How the owner makes its frames (nil until `derive`).
+    var make: (@Sendable () -> ViewFrame)?
+    /// The last frame published.
+    var last: ViewFrame
     /// The last new value published, and whether the view shows it.
     var shownValue = ShownValue()
 }

@@ -43,13 +43,11 @@ final class ViewChannel<Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether an observer can tell `next` from `old`.
+    /// Whether an observer can tell `next` from `old`: their signatures (`ViewSignature`, the one statement of
+    /// what an observer tells apart), their states' values, or their keys differ.
     static func differ(_ old: QuerySnapshot<Value>, _ next: QuerySnapshot<Value>) -> Bool {
-        !old.state.isSame(as: next.state) || old.isPlaceholderData != next.isPlaceholderData || old.key != next.key
-            || old.status != next.status || old.fetchStatus != next.fetchStatus
-            || old.failureCount != next.failureCount || old.dataUpdatedAt != next.dataUpdatedAt
-            || old.isStale != next.isStale || (old.error == nil) != (next.error == nil)
-            || old.isRestored != next.isRestored
+        old.signature(dataVersion: 0) != next.signature(dataVersion: 0) || !old.state.isSame(as: next.state)
+            || old.key != next.key
     }
 }
 
@@ -170,18 +168,38 @@ struct ShownValue: Sendable {
 /// What an observer can tell apart in a view's snapshot, in fields that need no generic code to compare: most
 /// changes (a fetch starting or ending, data turning stale) are found different or equal here alone, and the
 /// typed values are compared only when the data itself moved.
+@usableFromInline
 struct ViewSignature: Equatable, Sendable {
     /// The entry's data version; 0 for placeholder data.
-    var dataVersion: UInt64 = 0
-    var hasData = false
-    var isPlaceholder = false
-    var status = QueryStatus.pending
-    var fetchStatus = FetchStatus.idle
-    var failureCount = 0
-    var dataUpdatedAt: SchedulerInstant?
-    var isStale = true
-    var hasError = false
-    var isRestored = false
+    @usableFromInline var dataVersion: UInt64
+    @usableFromInline var hasData: Bool
+    @usableFromInline var isPlaceholder: Bool
+    @usableFromInline var status: QueryStatus
+    @usableFromInline var fetchStatus: FetchStatus
+    @usableFromInline var failureCount: Int
+    @usableFromInline var dataUpdatedAt: SchedulerInstant?
+    @usableFromInline var isStale: Bool
+    @usableFromInline var hasError: Bool
+    @usableFromInline var isRestored: Bool
+
+    /// The signature of an empty snapshot: pending, idle, stale, nothing.
+    @inlinable
+    init(
+        dataVersion: UInt64 = 0, hasData: Bool = false, isPlaceholder: Bool = false, status: QueryStatus = .pending,
+        fetchStatus: FetchStatus = .idle, failureCount: Int = 0, dataUpdatedAt: SchedulerInstant? = nil,
+        isStale: Bool = true, hasError: Bool = false, isRestored: Bool = false
+    ) {
+        self.dataVersion = dataVersion
+        self.hasData = hasData
+        self.isPlaceholder = isPlaceholder
+        self.status = status
+        self.fetchStatus = fetchStatus
+        self.failureCount = failureCount
+        self.dataUpdatedAt = dataUpdatedAt
+        self.isStale = isStale
+        self.hasError = hasError
+        self.isRestored = isRestored
+    }
 
     /// Whether the data shown may differ (the typed values then decide).
     func dataMoved(from other: ViewSignature) -> Bool {
@@ -203,6 +221,7 @@ struct ViewSignature: Equatable, Sendable {
 
 extension QuerySnapshot {
     /// This snapshot's signature; `dataVersion` is the entry's version of the data it shows.
+    @inlinable
     func signature(dataVersion: UInt64) -> ViewSignature {
         ViewSignature(
             dataVersion: isPlaceholderData ? 0 : dataVersion, hasData: data != nil, isPlaceholder: isPlaceholderData,

@@ -29,6 +29,7 @@ public struct QuerySnapshot<Value: Sendable>: Sendable {
     public var isFetching: Bool { fetchStatus == .fetching }
 
     /// What to show, derived from the snapshot (see `QueryState`).
+    @inlinable
     public var state: QueryState<Value> {
         if let data { return .succeed(data) }
         if status == .error, let error { return .failed(error) }

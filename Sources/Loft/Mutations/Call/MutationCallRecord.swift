@@ -66,20 +66,15 @@ package final class MutationCallRecord: Sendable {
         let task: MutationTask?
         /// Whether this event settled the call.
         let settled: Bool
-    }
-
-    /// What the state of a `Mutation` shows of the call (a struct, for the reason `Handled` is one).
-    struct Shown: Sendable {
-        let status: MutationStatus
-        let response: (any Sendable)?
-        let error: (any Error)?
-        let failureCount: Int
+        /// Whether what a `Mutation` shows of the call (`snapshot(as:)`: its status and failed attempts) changed.
+        let shownChanged: Bool
     }
 
     /// Applies `event` at `now`; returns the actions.
     func handle(_ event: MutationCallEvent, at now: SchedulerInstant, _ outcome: Outcome = .none) -> Handled {
         state.withLock { state in
             let wasPending = state.machine.status == .pending
+            let shown = (state.machine.status, state.machine.failureCount)
             let actions = state.machine.handle(event, at: now)
             switch outcome {
             case .none:
@@ -99,7 +94,8 @@ package final class MutationCallRecord: Sendable {
             let cancels = actions.contains(.cancelTask)
             return Handled(
                 actions: actions, task: cancels ? state.task : nil,
-                settled: wasPending && state.machine.status != .pending)
+                settled: wasPending && state.machine.status != .pending,
+                shownChanged: shown != (state.machine.status, state.machine.failureCount))
         }
     }
 
@@ -129,11 +125,11 @@ package final class MutationCallRecord: Sendable {
         state.withLock { Self.info(self, $0) }
     }
 
-    /// What a mutation's state shows of the call: its status, its response or error, and its failure count.
-    var shown: Shown {
+    /// Where the call stands now, for its mutation's state (`MutationCallStanding.snapshot(as:)`).
+    var standing: MutationCallStanding {
         state.withLock { state in
-            Shown(
-                status: state.machine.status, response: state.response, error: state.error,
+            MutationCallStanding(
+                id: id, status: state.machine.status, response: state.response, error: state.error,
                 failureCount: state.machine.failureCount)
         }
     }
