@@ -1,3 +1,4 @@
+import Testing
 /// A `QueryClient` for tests: on a virtual-time `TestScheduler`, with focus and network under the test's
 /// control, its cache events recorded, and awaitable conditions instead of sleeps.
 ///
@@ -85,9 +86,15 @@ public final class TestQueryClient: Sendable {
         await client.waitUntilIdle()
     }
 
-    /// Returns once `condition` holds (`QueryClient.until(_:)`).
-    public func until(_ condition: () -> Bool) async {
-        await client.until(condition)
+    /// Returns once `condition` holds, or records a failure after `timeout` (`QueryClient.until(timeout:_:)`).
+    @discardableResult
+    public func until(
+        timeout: Duration = .seconds(30), fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        column: Int = #column,
+        _ condition: () -> Bool
+    ) async -> Bool {
+        await client.until(
+            timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column, condition)
     }
 
     /// Tells the client whether the app is focused (`QueryClient.setFocused(_:)`).

@@ -48,6 +48,18 @@ import Testing
         #expect(test.client.mutations().map(\.status) == [.success, .success])
     }
 
+    @Test(
+        "until fails the test after its own deadline when the condition never holds, and returns false",
+        .timeLimit(.minutes(1)))
+    func untilHasADeadline() async {
+        let test = TestQueryClient()
+        await withKnownIssue("the condition never holds") {
+            let held = await test.until(timeout: .milliseconds(200)) { false }
+            #expect(held == false)
+        }
+        #expect(await test.until(timeout: .milliseconds(200)) { true })
+    }
+
     @Test("until(_:hasStatus:) waits for a key's status", .timeLimit(.minutes(1)))
     func untilStatus() async {
         let test = TestQueryClient(defaults: QueryDefaults(retry: .never))

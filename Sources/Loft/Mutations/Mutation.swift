@@ -252,7 +252,7 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
             hasSettlingCallbacks: plan.callbacks.settles || !global.isEmpty || onSuccess != nil
                 || plan.invalidates != nil,
             mayJournal: cache.journal.mayWrite(mutationKey: key, request: request), restoring: entry,
-            owner: owner, onChange: { [weak self] in self?.view.changed() })
+            owner: owner, onChange: { [weak view] in view?.changed() })
         latest.withLock { $0 = record }
         view.changed()
         // The request bound to the fetcher, as the retryer sends it once per attempt.

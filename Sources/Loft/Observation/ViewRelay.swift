@@ -119,10 +119,10 @@ final class ViewRelay<Value: Sendable>: DirectReceiver {
             guard link.isPlain else { return deliverChecked(sends.box) }
             receiveState(sends.box.unwrap(as: SnapshotBox<Value>.self).state)
         case .values:
-            // Read without binding it: a bound optional is retained for the delivery.
+            // Read without binding it (a bound optional is retained for the delivery); checked just before.
             guard isReplay || sends.valueChanged, sends.value != nil else { return }
-            guard link.isPlain else { return deliverChecked(sends.value.unsafelyUnwrapped) }
-            receiveValue(sends.value.unsafelyUnwrapped.unwrap(as: ValueBox<Value>.self).value)
+            guard link.isPlain else { return deliverChecked(sends.value!) }
+            receiveValue(sends.value!.unwrap(as: ValueBox<Value>.self).value)
         case .changes:
             guard !isReplay, !link.isClosed else { return }
             registrar?.notifyChange()
