@@ -1,4 +1,5 @@
 import Testing
+
 /// A `QueryClient` for tests: on a virtual-time `TestScheduler`, with focus and network under the test's
 /// control, its cache events recorded, and awaitable conditions instead of sleeps.
 ///

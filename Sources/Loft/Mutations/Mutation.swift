@@ -245,14 +245,17 @@ public final class Mutation<Request: Sendable, Response: Sendable>: Sendable {
         if let key, let defaults = cache.defaultOptions(for: key, as: MutationOptions<Request, Response>.self) {
             plan = MutationCallPlan(options.merged(over: defaults))
         }
+        let hasExecuteOnSuccess = onSuccess != nil
+        let scope = entry.map { $0.record.scope } ?? plan.scope
+        let mayJournal = cache.journal.mayWrite(mutationKey: key, request: request)
         let (record, first) = cache.submit(
-            request: request, mutationKey: key, scope: entry.map { $0.record.scope } ?? plan.scope,
-            meta: entry?.record.meta ?? plan.meta, keptFor: plan.keptFor,
-            hasOnMutate: plan.callbacks.onMutate != nil || global.onMutate != nil,
-            hasSettlingCallbacks: plan.callbacks.settles || !global.isEmpty || onSuccess != nil
-                || plan.invalidates != nil,
-            mayJournal: cache.journal.mayWrite(mutationKey: key, request: request), restoring: entry,
-            owner: owner, onChange: { [weak view] in view?.changed() })
+            request: request, mutationKey: key, scope: scope, meta: entry?.record.meta ?? plan.meta,
+            restoring: entry, owner: owner, onChange: { [weak view] in view?.changed() }
+        ) { id in
+            MutationCallStateMachine.flags(
+                id: id, plan: plan, scope: scope, global: global, hasExecuteOnSuccess: hasExecuteOnSuccess,
+                isRestored: entry != nil, mayJournal: mayJournal)
+        }
         latest.withLock { $0 = record }
         view.changed()
         // The request bound to the fetcher, as the retryer sends it once per attempt.

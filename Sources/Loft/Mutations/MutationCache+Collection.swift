@@ -27,13 +27,10 @@ extension MutationCache {
         return due
     }
 
-    /// Sends `collected` to each record; removes those it collects.
+    /// Sends `collected` to each record: the machine collects only a settled call (and it then leaves the
+    /// table, as its `publish(.removed)` is performed).
     func collect(_ records: [MutationCallRecord]) {
-        for record in records {
-            guard case .settled = record.machine.stage else { continue }
-            state.withLock { _ = $0.records.removeValue(forKey: record.id) }
-            send(.collected, to: record)
-        }
+        for record in records { send(.collected, to: record) }
     }
 
     /// Sets the collector's timer for the earliest removal (or cancels it when there is none), unless it is set

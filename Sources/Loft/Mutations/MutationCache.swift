@@ -18,7 +18,7 @@ package final class MutationCache: Sendable {
     struct State: Sendable {
         /// The calls listed, by id (ids increase in submission order).
         var records: [UInt64: MutationCallRecord] = [:]
-        var lines: [String: ScopeLine] = [:]
+        var lines: [String: MutationScopeLine] = [:]
         var nextID: UInt64 = 0
         var nextOwner: UInt64 = 0
         var idempotencyKeys = IdempotencyKeys()
@@ -34,15 +34,6 @@ package final class MutationCache: Sendable {
         /// The calls that were paused when the network came back, and what runs once they all settled.
         var reconnecting: Set<UInt64> = []
         var afterReconnecting: (@Sendable () -> Void)?
-    }
-
-    /// The calls of one scope, in submission order: the first one runs, the others wait for their turn.
-    struct ScopeLine: Sendable {
-        var ids = FIFO<UInt64>()
-        /// Calls that left before their turn (cancelled while waiting), skipped when they reach the front.
-        var left: Set<UInt64> = []
-        /// How to wake the calls waiting for their turn.
-        var waiting: [UInt64: @Sendable () -> Void] = [:]
     }
 
     /// Defaults registered for a key prefix: the options (a `MutationOptions` of their types) and how a call
@@ -147,40 +138,41 @@ package final class MutationCache: Sendable {
 
     // MARK: - A call's life
 
-    /// Lists a new call and submits it: returns its record and the first step of its task.
+    /// Lists a new call and submits it: returns its record and the first step of its task. `flags` makes the
+    /// call's machine flags from its id (`MutationCallStateMachine.flags(id:plan:…)`).
     func submit(
-        request: any Sendable, mutationKey: QueryKey?, scope: String?, meta: [String: String], keptFor: Int64?,
-        hasOnMutate: Bool, hasSettlingCallbacks: Bool, mayJournal: Bool, restoring entry: MutationJournal.Entry? = nil,
-        owner: UInt64?, onChange: (@Sendable () -> Void)?
+        request: any Sendable, mutationKey: QueryKey?, scope: String?, meta: [String: String],
+        restoring entry: MutationJournal.Entry? = nil, owner: UInt64?, onChange: (@Sendable () -> Void)?,
+        flags: (UInt64) -> MutationCallStateMachine.Flags
     ) -> (MutationCallRecord, MutationCallAction?) {
-        let machine = MutationCallStateMachine(
-            hasScope: scope != nil, isRestored: entry != nil, hasOnMutate: hasOnMutate,
-            hasSettlingCallbacks: hasSettlingCallbacks, mayJournal: mayJournal, keptFor: keptFor)
         let submittedAt = entry?.record.submittedAt ?? context.now
         let record = state.withLock { state -> MutationCallRecord in
             state.nextID += 1
             let key = entry.map { IdempotencyKey(.restored($0.record.idempotencyKey)) } ?? state.idempotencyKeys.next()
             let record = MutationCallRecord(
                 id: state.nextID, mutationKey: mutationKey, scope: scope, request: request, meta: meta, key: key,
-                submittedAt: submittedAt, machine: machine, owner: owner, onChange: onChange)
+                submittedAt: submittedAt, machine: MutationCallStateMachine(flags(state.nextID)), owner: owner,
+                onChange: onChange)
             state.records[record.id] = record
-            if let scope { state.lines[scope, default: ScopeLine()].ids.append(record.id) }
+            if let scope { state.lines[scope, default: MutationScopeLine()].append(record.id) }
             return record
         }
         return (record, send(.submitted, to: record))
     }
 
-    /// Applies `event` to the call: performs the storage's actions, returns the step its task takes next.
+    /// Applies `event` to the call and performs its actions, after the record's lock: the one performer of a
+    /// call's actions. Returns the step its task takes next (`MutationCallAction.isStep`), if any.
     @discardableResult
-    func send(
-        _ event: MutationCallEvent, to record: MutationCallRecord, _ outcome: MutationCallRecord.Outcome = .none
-    ) -> MutationCallAction? {
-        let handled = record.handle(event, at: context.now, outcome)
+    func send(_ event: MutationCallEvent, to record: MutationCallRecord) -> MutationCallAction? {
+        let handled = record.handle(event, at: context.now)
         var step: MutationCallAction?
         for action in handled.actions {
             switch action {
             case .runOnMutate, .waitForTurn, .sendRequest, .runCallbacks:
                 step = action
+            case .finish:
+                step = action
+                settledWhileReconnecting(record.id)
             case .persist:
                 journal.write(record)
             case .forget:
@@ -188,6 +180,7 @@ package final class MutationCache: Sendable {
             case .leaveScope:
                 leaveLine(record)
             case .publish(let change):
+                if change == .removed { state.withLock { _ = $0.records.removeValue(forKey: record.id) } }
                 if context.isHeard {
                     let info = record.info
                     switch change {
@@ -199,7 +192,6 @@ package final class MutationCache: Sendable {
                 // Its mutation shows it from the moment it is the latest call, after `added`, and follows what
                 // it shows of it.
                 if change != .added, handled.shownChanged { record.onChange?() }
-                if handled.settled { settledWhileReconnecting(record.id) }
             case .armRemoval(let instant):
                 let (sets, overflow) = state.withLock { state -> (Bool, [MutationCallRecord]) in
                     state.removals.insert(Removal(instant: instant, id: record.id))
@@ -209,16 +201,16 @@ package final class MutationCache: Sendable {
                 }
                 collect(overflow)
                 if sets { setCollector() }
-            case .cancelTask:
-                handled.task?.cancel()
+            case .cancelTask(let task):
+                task.cancel()
             }
         }
         return step
     }
 
-    /// Gives the call the task that runs it; cancels it at once when the call was cancelled before.
+    /// Gives the call the task that runs it (the machine cancels it at once when the call was cancelled before).
     func attach(_ task: MutationTask, to record: MutationCallRecord) {
-        if !record.attach(task) { task.cancel() }
+        send(.taskAttached(task), to: record)
     }
 
     /// Returns when the scoped call may run: at once as the first of its scope's line, else (paused meanwhile)
@@ -226,12 +218,14 @@ package final class MutationCache: Sendable {
     ///
     /// - Throws: `CancellationError` when the call is cancelled while it waits.
     func awaitTurn(_ record: MutationCallRecord) async throws {
-        guard let scope = record.scope, state.withLock({ $0.lines[scope]?.ids.first != record.id }) else { return }
+        guard let scope = record.scope, state.withLock({ $0.lines[scope]?.isFirst(record.id) == false }) else {
+            return
+        }
         send(.queued, to: record)
         try await context.tracker.suspend { resume in
             let isFirst = state.withLock { state -> Bool in
-                guard state.lines[scope]?.ids.first != record.id else { return true }
-                state.lines[scope]?.waiting[record.id] = resume
+                guard state.lines[scope]?.isFirst(record.id) == false else { return true }
+                state.lines[scope]?.wait(record.id, resume: resume)
                 return false
             }
             if isFirst { resume() }
@@ -341,21 +335,13 @@ package final class MutationCache: Sendable {
         return resumed
     }
 
-    /// Takes the call out of its scope's line and wakes the call whose turn it is now.
+    /// Takes the call out of its scope's line and wakes the call whose turn it is now (`MutationScopeLine`).
     private func leaveLine(_ record: MutationCallRecord) {
         guard let scope = record.scope else { return }
         let next = state.withLock { state -> (@Sendable () -> Void)? in
             guard var line = state.lines.removeValue(forKey: scope) else { return nil }
-            line.waiting[record.id] = nil
-            var next: (@Sendable () -> Void)?
-            if line.ids.first == record.id {
-                _ = line.ids.popFirst()
-                while let first = line.ids.first, line.left.remove(first) != nil { _ = line.ids.popFirst() }
-                if let first = line.ids.first { next = line.waiting.removeValue(forKey: first) }
-            } else {
-                line.left.insert(record.id)
-            }
-            if !line.ids.isEmpty { state.lines[scope] = line }
+            let next = line.leave(record.id)
+            if !line.isEmpty { state.lines[scope] = line }
             return next
         }
         next?()

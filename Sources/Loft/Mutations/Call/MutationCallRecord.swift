@@ -4,19 +4,9 @@
 /// collected it (until its next call or `reset()`).
 ///
 /// **Behavior**
-/// - `handle(_:at:)` applies an event to the machine under the lock and returns its actions with the call's
-///   listing as it stands after them; nothing is called out under the lock.
-/// - The outcome (response, error, last failure) is kept beside the machine, set by the events that bring it.
+/// - `handle(_:at:)` applies an event to the machine under the lock and returns its actions; nothing is called
+///   out under the lock, and every rule is the machine's (the outcome it keeps, the task it holds).
 package final class MutationCallRecord: Sendable {
-    private struct State: Sendable {
-        var machine: MutationCallStateMachine
-        var failureReason: (any Error)?
-        var response: (any Sendable)?
-        var error: (any Error)?
-        /// The call's task, while the call is pending.
-        var task: MutationTask?
-    }
-
     let id: UInt64
     let mutationKey: QueryKey?
     let scope: String?
@@ -28,9 +18,10 @@ package final class MutationCallRecord: Sendable {
     let isRestored: Bool
     /// The mutation that made the call (`Mutation.cancel()` finds its calls by it).
     let owner: UInt64?
-    /// Told after each published change (its mutation's state follows; nil for none).
+    /// Told after each published change of what its mutation shows (its mutation's state follows; nil for
+    /// none).
     let onChange: (@Sendable () -> Void)?
-    private let state: Locked<State>
+    private let state: Locked<MutationCallStateMachine>
 
     init(
         id: UInt64, mutationKey: QueryKey?, scope: String?, request: any Sendable, meta: [String: String],
@@ -47,66 +38,24 @@ package final class MutationCallRecord: Sendable {
         self.owner = owner
         self.onChange = onChange
         isRestored = machine.isRestored
-        state = Locked(State(machine: machine))
+        state = Locked(machine)
     }
 
-    /// What happened to the call, with what it brings.
-    enum Outcome: Sendable {
-        case none
-        /// A failed attempt's error (`attemptFailed`, `requestFailed`).
-        case failure(any Error)
-        /// The call settled (`callbacksFinished`): the response, or the error it settled with.
-        case settled(Result<any Sendable, any Error>)
-    }
-
-    /// What `handle` returns: the actions, and the call's task when an action cancels it. A struct, not a
-    /// tuple: taking a lock that returns a tuple looks the tuple's type up.
+    /// What `handle` returns: the actions, and whether what a `Mutation` shows of the call changed. A struct,
+    /// not a tuple: taking a lock that returns a tuple looks the tuple's type up.
     struct Handled: Sendable {
         let actions: [MutationCallAction]
-        let task: MutationTask?
-        /// Whether this event settled the call.
-        let settled: Bool
-        /// Whether what a `Mutation` shows of the call (`snapshot(as:)`: its status and failed attempts) changed.
+        /// Whether what a `Mutation` shows of the call (`MutationCallStanding`: its status and failed attempts)
+        /// changed.
         let shownChanged: Bool
     }
 
     /// Applies `event` at `now`; returns the actions.
-    func handle(_ event: MutationCallEvent, at now: SchedulerInstant, _ outcome: Outcome = .none) -> Handled {
-        state.withLock { state in
-            let wasPending = state.machine.status == .pending
-            let shown = (state.machine.status, state.machine.failureCount)
-            let actions = state.machine.handle(event, at: now)
-            switch outcome {
-            case .none:
-                break
-            case .failure(let error):
-                state.failureReason = error
-                if state.machine.status == .error { state.error = error }
-            case .settled(.success(let response)):
-                if state.machine.status == .success {
-                    state.response = response
-                    state.failureReason = nil
-                }
-            case .settled(.failure(let error)):
-                state.error = error
-            }
-            if !state.machine.isPending { state.task = nil }
-            let cancels = actions.contains(.cancelTask)
-            return Handled(
-                actions: actions, task: cancels ? state.task : nil,
-                settled: wasPending && state.machine.status != .pending,
-                shownChanged: shown != (state.machine.status, state.machine.failureCount))
-        }
-    }
-
-    /// Gives the call the task that runs it; returns false when the call was cancelled before (the caller then
-    /// cancels the task) or already settled (its task is not kept).
-    func attach(_ task: MutationTask) -> Bool {
-        state.withLock { state in
-            // Past its request: nothing is left to cancel, and a finished task is not kept.
-            guard state.machine.isPending else { return true }
-            state.task = task
-            return !state.machine.isCancelled
+    func handle(_ event: MutationCallEvent, at now: SchedulerInstant) -> Handled {
+        state.withLock { machine in
+            let shown = (machine.status, machine.failureCount)
+            let actions = machine.handle(event, at: now)
+            return Handled(actions: actions, shownChanged: shown != (machine.status, machine.failureCount))
         }
     }
 
@@ -117,7 +66,7 @@ package final class MutationCallRecord: Sendable {
 
     /// The machine as it stands (for tests and the cache's filters).
     var machine: MutationCallStateMachine {
-        state.withLock { $0.machine }
+        state.withLock { $0 }
     }
 
     /// The call as listed now.
@@ -127,23 +76,21 @@ package final class MutationCallRecord: Sendable {
 
     /// Where the call stands now, for its mutation's state (`MutationCallStanding.snapshot(as:)`).
     var standing: MutationCallStanding {
-        state.withLock { state in
+        state.withLock { machine in
             MutationCallStanding(
-                id: id, status: state.machine.status, response: state.response, error: state.error,
-                failureCount: state.machine.failureCount)
+                id: id, status: machine.status, response: machine.response, error: machine.error,
+                failureCount: machine.failureCount)
         }
     }
 
-    private static func info(_ record: MutationCallRecord, _ state: State) -> MutationInfo {
-        let status = state.machine.status
-        return MutationInfo(
+    private static func info(_ record: MutationCallRecord, _ machine: MutationCallStateMachine) -> MutationInfo {
+        MutationInfo(
             id: record.id, mutationKey: record.mutationKey, scope: record.scope, request: record.request,
-            status: status, isPaused: state.machine.isPaused, failureCount: state.machine.failureCount,
-            failureReason: state.failureReason, submittedAt: record.submittedAt,
-            response: status == .success ? state.response : nil, error: status == .error ? state.error : nil,
-            meta: record.meta, key: record.key)
+            status: machine.status, isPaused: machine.isPaused, failureCount: machine.failureCount,
+            failureReason: machine.failureReason, submittedAt: record.submittedAt, response: machine.response,
+            error: machine.error, meta: record.meta, key: record.key)
     }
 }
 
 /// The task of a mutation call: its value is the call's outcome.
-typealias MutationTask = TrackedTask<Result<any Sendable, any Error>>
+package typealias MutationTask = TrackedTask<Result<any Sendable, any Error>>

@@ -1,15 +1,8 @@
 /// The work of one mutation call's task: it performs the steps its state machine gives it
 /// (`MutationCallAction.isStep`: `onMutate`, the wait for the scope's turn, the request through the retryer,
-/// the callbacks) and answers each with the next event, until the call settled. It decides nothing: the order
-/// and every rule are the machine's.
-///
-/// **Behavior**
-/// - The client's callbacks run before the options' of the same name; a throwing callback does not stop the
-///   ones after it, and the call settles with the first callback error.
-/// - The options' `invalidates` runs after the callbacks, with the request's own outcome; with
-///   `waitsForInvalidation` the call settles once the refetches it started settled.
-/// - Cancelling the task (the call's `cancelTask` action) fails the call with `MutationError.cancelled`,
-///   through its callbacks.
+/// the callbacks and the invalidation, and at last the outcome it returns) and answers each with the next
+/// event, with what the step brought (the context, the response, the errors). It decides nothing: the order,
+/// the outcome and every rule are the machine's.
 ///
 /// Not generic: the request and response travel erased, as the callbacks take them (`MutationCallSteps`), so
 /// that every call runs one compiled body instead of generic code that looks its types up at each step.
@@ -30,57 +23,49 @@ struct MutationRun: TrackedWork {
 
     func run() async -> Result<any Sendable, any Error> {
         let cache = client.mutationCache
-        // A restored call's `onMutate` ran before the restart: its callbacks get no context.
-        var context: (any Sendable)? = record.isRestored ? nil : ()
-        // Every path to the callbacks sets it first.
-        var outcome: Result<any Sendable, any Error> = .success(())
         var step = first
         while let current = step {
             switch current {
             case .runOnMutate:
                 do {
                     if let onMutate = global.onMutate { try await onMutate(record.info) }
+                    var context: (any Sendable)? = ()
                     if let onMutate = plan.callbacks.onMutate { context = try await onMutate(request) }
-                    step = cache.send(.mutated, to: record)
+                    step = cache.send(.mutated(context: context), to: record)
                 } catch {
-                    context = nil
-                    outcome = .failure(cancelled(error))
-                    step = cache.send(.requestFailed(failureCount: 0), to: record, .failure(cancelled(error)))
+                    step = failed(0, error, cache)
                 }
             case .waitForTurn:
                 do {
                     try await cache.awaitTurn(record)
                     step = cache.send(.turnReached, to: record)
                 } catch {
-                    outcome = .failure(cancelled(error))
-                    step = cache.send(.requestFailed(failureCount: 0), to: record, .failure(cancelled(error)))
+                    step = failed(0, error, cache)
                 }
             case .sendRequest:
-                (outcome, step) = await sendRequest(cache)
-            case .runCallbacks:
-                let callbackError = await runCallbacks(after: outcome, context: context, global: global)
-                await invalidate(after: outcome)
-                if let callbackError { outcome = .failure(callbackError) }
-                step = cache.send(
-                    .callbacksFinished(callbackFailed: callbackError != nil), to: record, .settled(outcome))
+                step = await sendRequest(cache)
+            case .runCallbacks(let handOff):
+                let errors = await runCallbacks(after: handOff.outcome, context: handOff.context)
+                await invalidate(after: handOff.outcome, handOff.invalidation)
+                step = cache.send(.callbacksFinished(errors: errors), to: record)
+            case .finish(let handOff):
+                return handOff.outcome
             case .persist, .forget, .leaveScope, .publish, .armRemoval, .cancelTask:
                 preconditionFailure("mutation call \(record.id): \(current) is not a step")
             }
         }
-        return outcome
+        preconditionFailure("mutation call \(record.id): its steps ended before it settled")
     }
 
     /// The request through the client's retryer, each attempt's failure and each pause told to the machine.
-    private func sendRequest(
-        _ cache: MutationCache
-    ) async -> (Result<any Sendable, any Error>, MutationCallAction?) {
+    private func sendRequest(_ cache: MutationCache) async -> MutationCallAction? {
         let record = record
         let result = await Retryer.run(
             policy: plan.retry, networkMode: plan.networkMode, context: client.context,
             reporting: { progress in
                 switch progress {
                 case .retrying(let failureCount, let error):
-                    cache.send(.attemptFailed(failureCount: failureCount), to: record, .failure(error))
+                    cache.send(.attemptFailed(failureCount: failureCount, error: error), to: record)
                 case .paused:
                     cache.send(.pausedForNetwork, to: record)
                 case .continued:
@@ -89,63 +74,68 @@ struct MutationRun: TrackedWork {
             }, send)
         switch result {
         case .success(let response):
-            return (.success(response), cache.send(.requestSucceeded, to: record, .settled(.success(response))))
+            return cache.send(.requestSucceeded(response: response), to: record)
         case .failure(let error, let failureCount):
-            let error = cancelled(error)
-            return (
-                .failure(error), cache.send(.requestFailed(failureCount: failureCount), to: record, .failure(error))
-            )
+            return failed(failureCount, error, cache)
         case .cancelled:
-            let error = MutationError.cancelled(id: record.id)
-            return (.failure(error), cache.send(.requestFailed(failureCount: 0), to: record, .failure(error)))
+            return failed(0, CancellationError(), cache)
         }
     }
 
-    /// `MutationError.cancelled` for a cancellation of the call's task, else `error`.
-    private func cancelled(_ error: any Error) -> any Error {
-        error is CancellationError && (Task.isCancelled || record.machine.isCancelled)
-            ? MutationError.cancelled(id: record.id) : error
+    /// Tells the machine the step failed with `error`. A cancellation of this task that the machine did not ask
+    /// for (the task was cancelled from outside) is told first as the call cancelled: the machine then fails the
+    /// call with `MutationError.cancelled`.
+    private func failed(_ failureCount: Int, _ error: any Error, _ cache: MutationCache) -> MutationCallAction? {
+        if error is CancellationError, Task.isCancelled { cache.send(.cancelled, to: record) }
+        return cache.send(.requestFailed(failureCount: failureCount, error: error), to: record)
     }
 
-    /// The callbacks after the request, in their order: the first error one of them threw.
+    /// The callbacks after the request, in the machine's order (`MutationCallStateMachine.callbackOrder`): every
+    /// error they threw, in order (one throwing does not stop the others).
     private func runCallbacks(
-        after outcome: Result<any Sendable, any Error>, context: (any Sendable)?, global: MutationCallbacks
-    ) async -> (any Error)? {
-        var first: (any Error)?
-        func run(_ callback: () async throws -> Void) async {
-            do { try await callback() } catch { if first == nil { first = error } }
-        }
+        after outcome: Result<any Sendable, any Error>, context: (any Sendable)?
+    ) async -> [any Error] {
+        var errors: [any Error] = []
         let info = global.isEmpty ? nil : record.info
-        switch outcome {
-        case .success(let response):
-            if let onSuccess = global.onSuccess, let info { await run { try await onSuccess(response, info) } }
-            if let onSuccess = plan.callbacks.onSuccess {
-                await run { try await onSuccess(response, request, context) }
+        let (response, failure): ((any Sendable)?, (any Error)?) =
+            switch outcome {
+            case .success(let response): (response, nil)
+            case .failure(let error): (nil, error)
             }
-            onSuccess?(response, QueryInvalidator(client: client))
-            if let onSettled = global.onSettled, let info { await run { try await onSettled(response, nil, info) } }
-            if let onSettled = plan.callbacks.onSettled {
-                await run { try await onSettled(response, nil, request, context) }
-            }
-        case .failure(let error):
-            if let onError = global.onError, let info { await run { try await onError(error, info) } }
-            if let onError = plan.callbacks.onError { await run { try await onError(error, request, context) } }
-            if let onSettled = global.onSettled, let info { await run { try await onSettled(nil, error, info) } }
-            if let onSettled = plan.callbacks.onSettled {
-                await run { try await onSettled(nil, error, request, context) }
+        for callback in MutationCallStateMachine.callbackOrder(succeeded: failure == nil) {
+            do {
+                switch callback {
+                case .clientOnSuccess:
+                    if let run = global.onSuccess, let info, let response { try await run(response, info) }
+                case .onSuccess:
+                    if let run = plan.callbacks.onSuccess, let response { try await run(response, request, context) }
+                case .executeOnSuccess:
+                    if let response { onSuccess?(response, QueryInvalidator(client: client)) }
+                case .clientOnError:
+                    if let run = global.onError, let info, let failure { try await run(failure, info) }
+                case .onError:
+                    if let run = plan.callbacks.onError, let failure { try await run(failure, request, context) }
+                case .clientOnSettled:
+                    if let run = global.onSettled, let info { try await run(response, failure, info) }
+                case .onSettled:
+                    if let run = plan.callbacks.onSettled { try await run(response, failure, request, context) }
+                }
+            } catch {
+                errors.append(error)
             }
         }
-        return first
+        return errors
     }
 
-    /// The options' declarative invalidation, after the outcomes `invalidatesWhen` names; with
-    /// `waitsForInvalidation`, returns once the refetches it started settled.
-    private func invalidate(after outcome: Result<any Sendable, any Error>) async {
-        guard let invalidates = plan.invalidates else { return }
-        if case .failure = outcome, plan.invalidatesWhen == .succeeded { return }
+    /// The options' invalidation, when the machine hands one (`invalidatesWhen` allowed it for this outcome);
+    /// with `waits`, returns once the refetches it started settled.
+    private func invalidate(
+        after outcome: Result<any Sendable, any Error>, _ invalidation: MutationCallStateMachine.Invalidation?
+    ) async {
+        guard let invalidation, let invalidates = plan.invalidates else { return }
         let targets = invalidates(outcome, request)
         guard !targets.isEmpty else { return }
         let started = client.invalidate(targets)
-        if plan.waitsForInvalidation { await started.settled() }
+        if invalidation.waits { await started.settled() }
     }
 }
