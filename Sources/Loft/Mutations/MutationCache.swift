@@ -3,8 +3,9 @@ import Synchronization
 /// The mutation cache of one client (TanStack's `MutationCache`): every call of every `Mutation` of the client,
 /// from submission until `gcTime` after it settled, the scopes that run their calls one at a time, the
 /// defaults by mutation key, and the offline journal. The storage of the calls' state machines
-/// (`MutationCallStateMachine`): it sends each event to the call's record and performs the actions that are not
-/// the call task's, after every lock is released.
+/// (`MutationCallStateMachine`, which holds every rule of a call): it sends each event to the call's record
+/// and is the one performer of the actions, after every lock is released (the steps it hands to the call's
+/// task). Collection is in `MutationCache+Collection.swift`, reconnecting in `MutationCache+Reconnect.swift`.
 ///
 /// **Behavior**
 /// - A call is listed from `submit` (pending) to `gcTime` after it settled; a pending call is never removed.
@@ -60,7 +61,7 @@ package final class MutationCache: Sendable {
     /// Internal for the extensions in the files beside this one.
     let state = Locked(State())
     /// Whether `state.reconnecting` holds a call: a call that settles while none does takes no lock for it.
-    private let isReconnecting = Atomic<Bool>(false)
+    let isReconnecting = Atomic<Bool>(false)
     /// The timer that removes settled calls when they are due.
     let collector: TimerQueue.Key
     /// The pending calls written to the client's persistent cache.
@@ -270,44 +271,6 @@ package final class MutationCache: Sendable {
         }
         collect(records.sorted { $0.id < $1.id })
         setCollector()
-    }
-
-    // MARK: - Reconnecting
-
-    /// The pending calls that are paused (for the network or for their scope's turn).
-    func pausedCalls() -> [UInt64] {
-        let records = state.withLock { Array($0.records.values) }
-        return records.filter { $0.machine.isPaused }.map(\.id)
-    }
-
-    /// Runs `then` once every call of `ids` settled (at once when none is pending); calls added while an
-    /// earlier set is settling join it, and `then` replaces the earlier one.
-    func whenSettled(_ ids: [UInt64], then: @escaping @Sendable () -> Void) {
-        let records = state.withLock { state -> [MutationCallRecord] in
-            let records = ids.compactMap { state.records[$0] }
-            state.reconnecting.formUnion(records.map(\.id))
-            state.afterReconnecting = then
-            isReconnecting.store(true, ordering: .releasing)
-            return records
-        }
-        guard !records.isEmpty else {
-            settledWhileReconnecting(nil)
-            return
-        }
-        // A call that settled before it was listed here did not see it listed: it is checked again now.
-        for record in records where record.machine.status != .pending { settledWhileReconnecting(record.id) }
-    }
-
-    /// Takes a settled call off the calls reconnecting (nil: none); runs what waits for them after the last.
-    private func settledWhileReconnecting(_ id: UInt64?) {
-        guard isReconnecting.load(ordering: .acquiring) else { return }
-        let then = state.withLock { state -> (@Sendable () -> Void)? in
-            if let id { state.reconnecting.remove(id) }
-            guard state.reconnecting.isEmpty else { return nil }
-            isReconnecting.store(false, ordering: .releasing)
-            return state.afterReconnecting.take()
-        }
-        then?()
     }
 
     // MARK: - Restarts

@@ -211,10 +211,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// - Returns: the fetch started, whose `value` is its result (see `StartedFetch`).
     @discardableResult
     public func refetch(request: Request) -> StartedFetch<Response> {
-        locked.withLock { $0.request = request }
-        let started = fetchStarted(request, reason: .manual, intent: .explicit)
-        startPolling()
-        return started
+        awaited(QueryStart(request, reason: .manual, intent: .explicit, becomesCurrent: true))
     }
 
     /// The response for `request`: the cached value when fresh, else the result of a fetch (joining one in
@@ -275,14 +272,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// The query appeared with `request`: the entry decides whether to fetch (no data; stale data and
     /// `refetchOnAppear`; a restored value under `.useAndThenFetch`; never while disabled).
     private func appear(_ request: Request) {
-        let context = attach(to: key(for: request))
-        start(request, reason: .appear, intent: Self.appearing(context), on: context)
-        startPolling()
-    }
-
-    /// What a query appearing on `context`'s entry asks of it.
-    private static func appearing(_ context: ObserverFetchContext) -> FetchIntent {
-        .appear(context.resolved.staleTime, context.resolved.refetchOnAppear)
+        start(QueryStart(request, reason: .appear, intent: nil, becomesCurrent: false), awaited: false)
     }
 
     /// The entry asks for a refetch (invalidation, bulk refetch, focus, reconnect): an invalidation replaces a
@@ -327,22 +317,18 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// Fetches `request` without making it the query's current request (an infinite query's page fetches);
     /// the entry decides, from `intent`, whether to start, join or replace a fetch.
     package func fetch(_ request: Request, reason: FetchReason, intent: FetchIntent) {
-        start(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
+        start(QueryStart(request, reason: reason, intent: intent, becomesCurrent: false, polls: false), awaited: false)
     }
 
     /// `fetch(_:reason:intent:)`, returning what the entry answered for a caller who awaits it.
     package func fetchStarted(_ request: Request, reason: FetchReason, intent: FetchIntent) -> StartedFetch<Response> {
-        started(request, reason: reason, intent: intent, on: attach(to: key(for: request)))
+        awaited(QueryStart(request, reason: reason, intent: intent, becomesCurrent: false, polls: false))
     }
 
     /// Makes `request` the current one and fetches it as a query appearing with it does (a fresh cached value
     /// answers); returns what the entry answered, for a caller who awaits it.
     package func appearStarted(_ request: Request) -> StartedFetch<Response> {
-        locked.withLock { $0.request = request }
-        let context = attach(to: key(for: request))
-        let fetch = started(request, reason: .appear, intent: Self.appearing(context), on: context)
-        startPolling()
-        return fetch
+        awaited(QueryStart(request, reason: .appear, intent: nil, becomesCurrent: true))
     }
 
     /// The fetch in flight of the current key, for a caller who awaits it (with none: the data it holds).
@@ -351,20 +337,35 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
         return StartedFetch(entry.joinFetch(), key: entry.key)
     }
 
-    /// Asks the entry of `context` to fetch `request` as `intent` says.
-    private func start(_ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext) {
-        context.entry.request(
-            fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
+    /// The one way a query starts a fetch: `start` makes the request current if it says so, attaches to the
+    /// request's key, asks the entry as the intent says (nil: as a query appearing does, with its options'
+    /// freshness and `refetchOnAppear`), and starts polling if it says so. The entry's answer is made only for
+    /// a caller who awaits it (`awaited`): a fetch nobody awaits carries no outcome (docs/Performance.md,
+    /// row (k)).
+    @discardableResult
+    private func start(_ start: QueryStart<Request>, awaited: Bool) -> StartedFetch<Response>? {
+        if start.becomesCurrent { locked.withLock { $0.request = start.request } }
+        let context = attach(to: key(for: start.request))
+        let resolved = context.resolved
+        let intent = start.intent ?? .appear(resolved.staleTime, resolved.refetchOnAppear)
+        let request = fetchRequest(start.request, reason: start.reason, resolved)
+        var started: StartedFetch<Response>?
+        if awaited {
+            started = StartedFetch(
+                context.entry.start(request, intent, observer: context.observerID), key: context.entry.key)
+        } else {
+            context.entry.request(request, intent, observer: context.observerID)
+        }
+        if start.polls { startPolling() }
+        return started
     }
 
-    /// `start(_:reason:intent:on:)` for a caller who awaits the answer: the same request, with an outcome the
-    /// entry answers (a call that nobody awaits makes none).
-    private func started(
-        _ request: Request, reason: FetchReason, intent: FetchIntent, on context: ObserverFetchContext
-    ) -> StartedFetch<Response> {
-        let outcome = context.entry.start(
-            fetchRequest(request, reason: reason, context.resolved), intent, observer: context.observerID)
-        return StartedFetch(outcome, key: context.entry.key)
+    /// `start(_:awaited:)` for a caller who awaits the answer.
+    private func awaited(_ start: QueryStart<Request>) -> StartedFetch<Response> {
+        guard let started = self.start(start, awaited: true) else {
+            preconditionFailure("an awaited start answers")
+        }
+        return started
     }
 
     private func fetchRequest(
@@ -384,3 +385,22 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
 }
 
 extension Query: ObservableQueryState {}
+
+/// A fetch a query starts, as a value (`Query.start(_:awaited:)`): the request, why, what the entry is asked
+/// (nil: what a query appearing asks), whether the request becomes the query's current one, and whether the
+/// query then polls.
+private struct QueryStart<Request: Sendable> {
+    let request: Request
+    let reason: FetchReason
+    let intent: FetchIntent?
+    let becomesCurrent: Bool
+    let polls: Bool
+
+    init(_ request: Request, reason: FetchReason, intent: FetchIntent?, becomesCurrent: Bool, polls: Bool = true) {
+        self.request = request
+        self.reason = reason
+        self.intent = intent
+        self.becomesCurrent = becomesCurrent
+        self.polls = polls
+    }
+}

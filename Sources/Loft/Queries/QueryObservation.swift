@@ -96,6 +96,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
             state.resolvedKey = key
         }
         guard let attachment else { return }
+        tag(attachment.entry)
         attachment.entry.setObserver(attachment.observerID, record(for: attachment.entry))
         let (view, identity) = makeView(for: attachment.entry)
         let next = Attachment(
@@ -160,6 +161,7 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         if let current = entry, current.key == key, !current.isRemoved { return current }
         detach()
         let entry = client.entry(for: key)
+        tag(entry)
         let observerID = entry.addObserver(record(for: entry))
         let (view, identity) = makeView(for: entry)
         let attachment = Attachment(entry: entry, observerID: observerID, view: view, identity: identity)
@@ -264,11 +266,16 @@ final class QueryObservation<Source: Sendable, Value: Sendable>: Sendable {
         return try cast(selected, to: Value.self, key: key)
     }
 
+    /// Gives `entry` the tags of this observer's options for its key.
+    private func tag(_ entry: QueryCacheEntry) {
+        let tags = state.withLock { $0.options.tags }
+        if !tags.isEmpty { client.tag(entry, with: tags) }
+    }
+
     /// What `entry` knows of this observer: its options for the entry's key, its callbacks, and a hook that
-    /// follows the key when the entry is removed. The entry is given the options' tags.
+    /// follows the key when the entry is removed.
     private func record(for entry: QueryCacheEntry) -> EntryObserver {
         let (options, resolved) = resolved(for: entry.key)
-        if !options.tags.isEmpty { client.tag(entry, with: options.tags) }
         let callbacks = state.withLock { $0.callbacks }
         let initialData = options.initialData.map {
             Boxed(EntryObserver.InitialData(value: $0, updatedAt: options.initialDataUpdatedAt))
