@@ -20,6 +20,7 @@ import Loft
 ///   `countedRegion`: count the whole program for two N and divide the difference (the set-up cancels out).
 /// - `dedupe-N`: (e), N callers of one cold key joining its fetch; `latch-N`: (e)'s baseline, N tasks parked on
 ///   a latch. Counted as `mutation-N` is, for two N.
+/// - `fresh-N`: (u), N fresh `fetchQuery` hits of one key from one task; counted as `mutation-N` is, for two N.
 /// - `scope-L-M`: (p), M lines of L calls in one scope each (all but the last of a line submitted with
 ///   `execute`, the last awaited); counted as `mutation-N` is, for two M.
 func instructionProbe(_ name: String) {
@@ -36,6 +37,20 @@ func instructionProbe(_ name: String) {
         }
         precondition(sum == calls * (calls + 1) / 2)
         subscription.cancel()
+        print("operations \(calls)")
+    case _ where name.hasPrefix("fresh-"):
+        // (u): N fresh `fetchQuery` hits of one key from one task; counted as `mutation-N` is, for two N.
+        let calls = Int(name.dropFirst("fresh-".count)) ?? 1
+        let client = QueryClient()
+        client.setQueryData(1, for: "item")
+        let sum = runBlocking {
+            var sum = 0
+            for _ in 0..<calls {
+                sum += (try? await client.fetchQuery("item", staleTime: .infinity) { 2 }) ?? 0
+            }
+            return sum
+        }
+        precondition(sum == calls, "every call is a fresh hit")
         print("operations \(calls)")
     case _ where name.hasPrefix("task-"):
         let calls = Int(name.dropFirst("task-".count)) ?? 1

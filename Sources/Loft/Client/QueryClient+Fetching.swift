@@ -190,11 +190,9 @@ extension QueryClient {
     /// `Staleness`'s as the machine's; `hit` is nil when the machine must decide (no data, or a `gcTime` longer
     /// than the entry keeps).
     @usableFromInline
-    package func lookUp(
-        _ key: QueryKey, judgedBy staleTime: StaleTime, keeping gcTime: GCTime?
-    ) -> (entry: QueryCacheEntry, hit: (data: any Sendable, isStale: Bool)?)? {
+    package func lookUp(_ key: QueryKey, judgedBy staleTime: StaleTime, keeping gcTime: GCTime?) -> LookUp? {
         guard let entry = existingEntry(for: key) else { return nil }
-        return (entry, entry.cachedData(judgedBy: staleTime, keeping: gcTime, at: scheduler.now))
+        return LookUp(entry: entry, hit: entry.cachedData(judgedBy: staleTime, keeping: gcTime, at: context.now))
     }
 
     /// A read was answered from `entry` without the machine: a use, and a hit (`served` from the cache).
@@ -202,5 +200,32 @@ extension QueryClient {
     package func served(_ entry: QueryCacheEntry) {
         noteUse(of: entry)
         context.emit(.served(entry.key, fromCache: true))
+    }
+}
+
+/// What a read-through call's look-up found (`QueryClient.lookUp(_:judgedBy:keeping:)`): the key's entry, and
+/// its data with its staleness when it has data. Structs, not tuples: a tuple holding an existential is copied
+/// and destroyed through the runtime's tuple witnesses, which cost a fresh hit a third of its instructions
+/// (docs/Performance.md, row (u)).
+@usableFromInline
+package struct LookUp: Sendable {
+    @usableFromInline package let entry: QueryCacheEntry
+    @usableFromInline package let hit: CachedHit?
+
+    init(entry: QueryCacheEntry, hit: CachedHit?) {
+        self.entry = entry
+        self.hit = hit
+    }
+}
+
+/// An entry's data and whether it is stale (`QueryCacheEntry.cachedData(judgedBy:keeping:at:)`).
+@usableFromInline
+package struct CachedHit: Sendable {
+    @usableFromInline package let data: any Sendable
+    @usableFromInline package let isStale: Bool
+
+    init(data: any Sendable, isStale: Bool) {
+        self.data = data
+        self.isStale = isStale
     }
 }

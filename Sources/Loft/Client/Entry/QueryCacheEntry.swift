@@ -104,12 +104,13 @@ package final class QueryCacheEntry: Sendable {
     /// records).
     package func cachedData(
         judgedBy staleTime: StaleTime, keeping gcTime: GCTime?, at now: SchedulerInstant
-    ) -> (data: any Sendable, isStale: Bool)? {
+    ) -> CachedHit? {
         storage.withLock { storage in
             guard !storage.machine.isRemoved, storage.machine.keepsGCTime(gcTime),
                 let data = storage.machine.snapshot.data
             else { return nil }
-            return (data, Staleness.isStale(storage.machine.snapshot, judgedBy: staleTime, at: now))
+            return CachedHit(
+                data: data, isStale: Staleness.isStale(storage.machine.snapshot, judgedBy: staleTime, at: now))
         }
     }
 
