@@ -59,7 +59,7 @@ package enum EntryEvent: Sendable {
         FetchRequest, FetchIntent, observer: UInt64?, waiter: EntryWaiter?, isValid: Bool,
         stored: CachedValue<any Sendable>?)
     case taskCreated(fetch: UInt64, TrackedTask<Void>, Retryer)
-    case attemptFailed(fetch: UInt64, failureCount: Int)
+    case attemptFailed(fetch: UInt64, failureCount: Int, error: any Error)
     case fetchPaused(fetch: UInt64)
     case fetchContinued(fetch: UInt64)
     case fetchSucceeded(fetch: UInt64, any Sendable, Comparison?)

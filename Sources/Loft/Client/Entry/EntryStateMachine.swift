@@ -159,14 +159,19 @@ package struct EntryStateMachine: Sendable {
             storeChecked(request, intent, observer, waiter, isValid, stored, at: now, conditions, &output)
         case .taskCreated(let id, let task, let retryer):
             taskCreated(id, task, retryer, &output)
-        case .attemptFailed(let id, let failureCount):
+        case .attemptFailed(let id, let failureCount, let error):
             guard fetchID == id else { break }
             snapshot.failureCount = failureCount
             changed()
+            output.actions.append(.emit(.fetchRetrying(key, failureCount: failureCount, error: error)))
         case .fetchPaused(let id):
+            guard fetchID == id else { break }
             setFetchStatus(.paused, of: id)
+            output.actions.append(.emit(.fetchPaused(key)))
         case .fetchContinued(let id):
+            guard fetchID == id else { break }
             setFetchStatus(.fetching, of: id)
+            output.actions.append(.emit(.fetchContinued(key)))
         case .fetchSucceeded(let id, let value, let comparison):
             succeed(id, value, comparison, at: now, &output)
         case .fetchFailed(let id, let error, let failureCount):

@@ -60,14 +60,11 @@ extension QueryCacheEntry {
             reporting: { [self] progress in
                 switch progress {
                 case .retrying(let failureCount, let error):
-                    send(.attemptFailed(fetch: id, failureCount: failureCount))
-                    context.emit(.fetchRetrying(key, failureCount: failureCount, error: error))
+                    send(.attemptFailed(fetch: id, failureCount: failureCount, error: error))
                 case .paused:
                     send(.fetchPaused(fetch: id))
-                    context.emit(.fetchPaused(key))
                 case .continued:
                     send(.fetchContinued(fetch: id))
-                    context.emit(.fetchContinued(key))
                 }
             }, request.fetch)
         switch outcome {

@@ -143,7 +143,7 @@ import Testing
 
     private static func fetchID(of event: EntryEvent) -> UInt64? {
         switch event {
-        case .attemptFailed(let id, _), .fetchPaused(let id), .fetchContinued(let id), .fetchSucceeded(let id, _, _),
+        case .attemptFailed(let id, _, _), .fetchPaused(let id), .fetchContinued(let id), .fetchSucceeded(let id, _, _),
             .fetchFailed(let id, _, _):
             id
         default:
@@ -186,7 +186,8 @@ import Testing
         case 6:
             return .fetchFailed(fetch: someFetch, APIError.offline, failureCount: Int.random(in: 1...3, using: &random))
         case 7:
-            return .attemptFailed(fetch: someFetch, failureCount: Int.random(in: 1...3, using: &random))
+            return .attemptFailed(
+                fetch: someFetch, failureCount: Int.random(in: 1...3, using: &random), error: CancellationError())
         case 8:
             return Bool.random(using: &random) ? .fetchPaused(fetch: someFetch) : .fetchContinued(fetch: someFetch)
         case 9:

@@ -437,10 +437,20 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             MachineScript.started(1, .firstUse, networkMode: .always),
             holds: { $0.fetchStatus == .fetching }),
         MachineScript(
-            "a paused fetch that goes on is fetching again",
+            "a paused fetch that goes on is fetching again, and the client hears it",
             [.fetch(0, online: false), .at(1, .fetchContinued(fetch: 1))],
-            [],
+            [.emit(.fetchContinued(key))],
             holds: { $0.fetchStatus == .fetching }),
+        MachineScript(
+            "a failed attempt of the fetch in flight counts, and the client hears it; one of an older fetch does not",
+            [.fetch(0), .at(1, .attemptFailed(fetch: 1, failureCount: 1, error: QueryError.disabled(key: key)))],
+            [.emit(.fetchRetrying(key, failureCount: 1, error: QueryError.disabled(key: key)))],
+            holds: { $0.failureCount == 1 }),
+        MachineScript(
+            "a retry report of a fetch that is no longer in flight changes nothing",
+            [.fetch(0), .at(1, .attemptFailed(fetch: 9, failureCount: 1, error: QueryError.disabled(key: key)))],
+            [],
+            holds: { $0.failureCount == 0 }),
         MachineScript(
             "a waiter that skips paused fetches is answered at once",
             [.fetch(0, online: false), .at(1, .waiterJoined(waiter(1), skipsPaused: true))],
