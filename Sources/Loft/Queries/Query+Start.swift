@@ -22,34 +22,33 @@ extension Query {
     }
 
     /// The one way a query starts a fetch: `start` makes the request current if it says so, attaches to the
-    /// request's key, asks the entry as the intent says (nil: as a query appearing does, with its options'
-    /// freshness and `refetchOnAppear`), and starts polling if it says so. The entry's answer is made only for
-    /// a caller who awaits it (`awaited`): a fetch nobody awaits carries no outcome (docs/Performance.md,
-    /// row (k)).
+    /// request's key, hands the entry the fetch request and the intent (nil: what a query appearing asks, with
+    /// its options' freshness and `refetchOnAppear`) through `ask`, and starts polling if it says so; returns
+    /// what `ask` returned. A caller who awaits the answer asks with `QueryCacheEntry.start`, the others with
+    /// `request`: a fetch nobody awaits carries no outcome (docs/Performance.md, row (k)).
     @discardableResult
-    func start(_ start: QueryStart<Request>, awaited: Bool) -> StartedFetch<Response>? {
+    func start<Answer>(
+        _ start: QueryStart<Request>,
+        _ ask: (_ entry: QueryCacheEntry, FetchRequest, FetchIntent, _ observer: UInt64?) -> Answer = {
+            entry, request, intent, observer in
+            entry.request(request, intent, observer: observer)
+        }
+    ) -> Answer {
         if start.becomesCurrent { locked.withLock { $0.request = start.request } }
         let context = attach(to: key(for: start.request))
         let resolved = context.resolved
         let intent = start.intent ?? .appear(resolved.staleTime, resolved.refetchOnAppear)
-        let request = fetchRequest(start.request, reason: start.reason, resolved)
-        var started: StartedFetch<Response>?
-        if awaited {
-            started = StartedFetch(
-                context.entry.start(request, intent, observer: context.observerID), key: context.entry.key)
-        } else {
-            context.entry.request(request, intent, observer: context.observerID)
-        }
+        let answer = ask(
+            context.entry, fetchRequest(start.request, reason: start.reason, resolved), intent, context.observerID)
         if start.polls { startPolling() }
-        return started
+        return answer
     }
 
-    /// `start(_:awaited:)` for a caller who awaits the answer.
+    /// `start(_:_:)` for a caller who awaits the answer.
     func awaited(_ start: QueryStart<Request>) -> StartedFetch<Response> {
-        guard let started = self.start(start, awaited: true) else {
-            preconditionFailure("an awaited start answers")
+        self.start(start) { entry, request, intent, observer in
+            StartedFetch(entry.start(request, intent, observer: observer), key: entry.key)
         }
-        return started
     }
 
     func fetchRequest(

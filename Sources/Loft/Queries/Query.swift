@@ -252,7 +252,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// The query appeared with `request`: the entry decides whether to fetch (no data; stale data and
     /// `refetchOnAppear`; a restored value under `.useAndThenFetch`; never while disabled).
     private func appear(_ request: Request) {
-        start(QueryStart(request, reason: .appear, intent: nil, becomesCurrent: false), awaited: false)
+        start(QueryStart(request, reason: .appear, intent: nil, becomesCurrent: false))
     }
 
     /// The entry asks for a refetch (invalidation, bulk refetch, focus, reconnect): an invalidation replaces a
@@ -297,7 +297,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     /// Fetches `request` without making it the query's current request (an infinite query's page fetches);
     /// the entry decides, from `intent`, whether to start, join or replace a fetch.
     package func fetch(_ request: Request, reason: FetchReason, intent: FetchIntent) {
-        start(QueryStart(request, reason: reason, intent: intent, becomesCurrent: false, polls: false), awaited: false)
+        start(QueryStart(request, reason: reason, intent: intent, becomesCurrent: false, polls: false))
     }
 
     /// `fetch(_:reason:intent:)`, returning what the entry answered for a caller who awaits it.

@@ -16,8 +16,9 @@ package enum MutationCallEvent: Sendable {
     case attemptFailed(failureCount: Int, error: any Error)
     /// The request succeeded, with the server's response.
     case requestSucceeded(response: any Sendable)
-    /// The last attempt failed, `onMutate` threw, or the call was cancelled: the failures so far, and the error.
-    case requestFailed(failureCount: Int, error: any Error)
+    /// The last attempt failed, `onMutate` threw, or the call was cancelled: the failures so far, the error, and
+    /// whether the call's task was cancelled (from outside the machine too).
+    case requestFailed(failureCount: Int, error: any Error, taskCancelled: Bool = false)
     /// Every callback after the request ran (and the invalidation), with the errors they threw, in order.
     case callbacksFinished(errors: [any Error])
     /// Asked to cancel.
@@ -38,7 +39,7 @@ extension MutationCallEvent: CustomStringConvertible {
         case .resumed: "resumed"
         case .attemptFailed(let count, let error): "attemptFailed(\(count), \(error))"
         case .requestSucceeded(let response): "requestSucceeded(\(response))"
-        case .requestFailed(let count, let error): "requestFailed(\(count), \(error))"
+        case .requestFailed(let count, let error, _): "requestFailed(\(count), \(error))"
         case .callbacksFinished(let errors): "callbacksFinished(\(errors))"
         case .cancelled: "cancelled"
         case .collected: "collected"

@@ -195,10 +195,12 @@ package struct MutationCallStateMachine: Sendable {
             failureReason = nil
             requestOutcome = .success(response)
             return afterRequest(succeeded: true, at: now)
-        case (.requestFailed(let count, let error), _) where isPending && stage != .created:
+        case (.requestFailed(let count, let error, let taskCancelled), _) where isPending && stage != .created:
             // The last attempt failed, `onMutate` threw, or the call was cancelled before its request ended.
             if stage == .mutating { context = nil }
-            let error = isCancelled && error is CancellationError ? MutationError.cancelled(id: flags.id) : error
+            // Rule 9: a cancellation, asked here or of the task from outside, fails the call as cancelled.
+            let cancelled = (isCancelled || taskCancelled) && error is CancellationError
+            let error = cancelled ? MutationError.cancelled(id: flags.id) : error
             let changed = count > failureCount || isPaused
             failureCount = max(failureCount, count)
             failureReason = error

@@ -82,12 +82,11 @@ struct MutationRun: TrackedWork {
         }
     }
 
-    /// Tells the machine the step failed with `error`. A cancellation of this task that the machine did not ask
-    /// for (the task was cancelled from outside) is told first as the call cancelled: the machine then fails the
-    /// call with `MutationError.cancelled`.
+    /// Tells the machine the step failed with `error`, and whether this task was cancelled (the machine decides
+    /// what the call fails with).
     private func failed(_ failureCount: Int, _ error: any Error, _ cache: MutationCache) -> MutationCallAction? {
-        if error is CancellationError, Task.isCancelled { cache.send(.cancelled, to: record) }
-        return cache.send(.requestFailed(failureCount: failureCount, error: error), to: record)
+        cache.send(
+            .requestFailed(failureCount: failureCount, error: error, taskCancelled: Task.isCancelled), to: record)
     }
 
     /// The callbacks after the request, in the machine's order (`MutationCallStateMachine.callbackOrder`): every

@@ -238,6 +238,27 @@ import Testing
             ],
             stage: .settling(succeeded: false), kept: (nil, nil, "\(cancelledError)")),
         Table(
+            name:
+                "9: a task cancelled from outside fails the call as cancelled; a fetcher's own CancellationError does not",
+            machine: machine(onMutate: false, callbacks: false),
+            steps: [
+                Step(.submitted, [.publish(.added), .sendRequest]),
+                Step(
+                    .requestFailed(failureCount: 0, error: CancellationError(), taskCancelled: true),
+                    [.publish(.updated), removal(at: 0), .finish(MutationCallHandOff(.failure(cancelledError)))]),
+            ],
+            stage: .settled(succeeded: false), kept: (nil, "\(cancelledError)", "\(cancelledError)")),
+        Table(
+            name: "9: a CancellationError of the request itself, with no cancel, is the call's error as it is",
+            machine: machine(onMutate: false, callbacks: false),
+            steps: [
+                Step(.submitted, [.publish(.added), .sendRequest]),
+                Step(
+                    .requestFailed(failureCount: 1, error: CancellationError()),
+                    [.publish(.updated), removal(at: 0), .finish(MutationCallHandOff(.failure(CancellationError())))]),
+            ],
+            stage: .settled(succeeded: false), kept: (nil, "\(CancellationError())", "\(CancellationError())")),
+        Table(
             name: "7: an invalidation after successes only is handed with a success, not with a failure",
             machine: machine(onMutate: false, invalidation: afterSuccess),
             steps: [
