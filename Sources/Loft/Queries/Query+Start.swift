@@ -67,7 +67,7 @@ extension Query {
     }
 }
 
-/// A fetch a query starts, as a value (`Query.start(_:awaited:)`): the request, why, what the entry is asked
+/// A fetch a query starts, as a value (`Query.start(_:_:)`): the request, why, what the entry is asked
 /// (nil: what a query appearing asks), whether the request becomes the query's current one, and whether the
 /// query then polls.
 struct QueryStart<Request: Sendable> {
