@@ -5,11 +5,20 @@
 /// partial match): each node lists its dictionary children apart, so such a prefix visits the dictionary
 /// siblings at that level, never the other keys.
 package struct KeyIndex: Sendable {
+    /// A part of a key: whether the path to it is a key, and the parts that follow it. A following part that
+    /// ends a key and has nothing after it is a *leaf*, kept in a set rather than as a node of its own: most
+    /// keys of a large cache end that way (`["item", 42]`), and a set's slot is half a node's (row (i)). A part
+    /// is a leaf or a child, never both.
     private struct Node: Sendable {
         var isKey = false
         var children: [QueryKey.Part: Node] = [:]
-        /// The children whose part is a dictionary.
+        var leaves: Set<QueryKey.Part> = []
+        /// The children and leaves whose part is a dictionary.
         var dictionaryParts: Set<QueryKey.Part> = []
+
+        /// A key ends here and nothing follows it: it can be its parent's leaf.
+        var isLeaf: Bool { isKey && children.isEmpty && leaves.isEmpty }
+        var isEmpty: Bool { !isKey && children.isEmpty && leaves.isEmpty }
     }
 
     private var root = Node()
@@ -28,7 +37,9 @@ package struct KeyIndex: Sendable {
     package func keys(withPrefix prefix: QueryKey, exact: Bool = false) -> [QueryKey] {
         if exact {
             var node = root
-            for part in prefix.parts {
+            var parts = prefix.parts[...]
+            while let part = parts.popFirst() {
+                if parts.isEmpty, node.leaves.contains(part) { return [prefix] }
                 guard let child = node.children[part] else { return [] }
                 node = child
             }
@@ -43,14 +54,18 @@ package struct KeyIndex: Sendable {
         _ parts: ArraySlice<QueryKey.Part>, in node: Node, path: [QueryKey.Part], into found: inout [QueryKey]
     ) {
         guard let part = parts.first else { return collect(node, path: path, into: &found) }
-        if let child = node.children[part] {
-            find(parts.dropFirst(), in: child, path: path + [part], into: &found)
+        let rest = parts.dropFirst()
+        func visit(_ candidate: QueryKey.Part) {
+            if let child = node.children[candidate] {
+                find(rest, in: child, path: path + [candidate], into: &found)
+            } else if rest.isEmpty, node.leaves.contains(candidate) {
+                found.append(QueryKey(parts: path + [candidate]))
+            }
         }
+        visit(part)
         guard case .dictionary = part else { return }
         for candidate in node.dictionaryParts where candidate != part && part.covers(candidate) {
-            if let child = node.children[candidate] {
-                find(parts.dropFirst(), in: child, path: path + [candidate], into: &found)
-            }
+            visit(candidate)
         }
     }
 
@@ -60,26 +75,48 @@ package struct KeyIndex: Sendable {
             return
         }
         if case .dictionary = first { node.dictionaryParts.insert(first) }
-        insert(parts.dropFirst(), into: &node.children[first, default: Node()])
+        let rest = parts.dropFirst()
+        if node.children[first] == nil {
+            if rest.isEmpty {
+                node.leaves.insert(first)
+                return
+            }
+            // A leaf that a longer key now continues becomes a node that is a key.
+            if node.leaves.remove(first) != nil { node.children[first] = Node(isKey: true) }
+        }
+        insert(rest, into: &node.children[first, default: Node()])
     }
 
     /// Returns whether `node` became empty, so the parent can drop it.
     @discardableResult
     private static func remove(_ parts: ArraySlice<QueryKey.Part>, from node: inout Node) -> Bool {
         if let first = parts.first {
-            guard node.children[first] != nil else { return false }
-            if remove(parts.dropFirst(), from: &node.children[first, default: Node()]) {
-                node.children[first] = nil
+            let rest = parts.dropFirst()
+            if rest.isEmpty, node.leaves.remove(first) != nil {
                 node.dictionaryParts.remove(first)
+            } else if node.children[first] != nil {
+                remove(rest, from: &node.children[first, default: Node()])
+                switch node.children[first] {
+                case let child? where child.isEmpty:
+                    node.children[first] = nil
+                    node.dictionaryParts.remove(first)
+                case let child? where child.isLeaf:
+                    // Nothing follows it any more: back to a leaf.
+                    node.children[first] = nil
+                    node.leaves.insert(first)
+                default:
+                    break
+                }
             }
         } else {
             node.isKey = false
         }
-        return !node.isKey && node.children.isEmpty
+        return node.isEmpty
     }
 
     private static func collect(_ node: Node, path: [QueryKey.Part], into found: inout [QueryKey]) {
         if node.isKey { found.append(QueryKey(parts: path)) }
+        for part in node.leaves { found.append(QueryKey(parts: path + [part])) }
         for (part, child) in node.children {
             collect(child, path: path + [part], into: &found)
         }

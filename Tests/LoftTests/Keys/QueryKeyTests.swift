@@ -1,4 +1,5 @@
 import Foundation
+import LoftTesting
 import Testing
 
 @testable import Loft
@@ -52,6 +53,36 @@ import Testing
         index.remove(["a", 1, "x"])
         #expect(index.keys(withPrefix: ["a"]) == [["a", 2]])
         #expect(index.keys(withPrefix: QueryKey(parts: [])).count == 2)
+    }
+
+    @Test("the prefix index finds what a scan finds, through leaves turning into nodes and back", arguments: 0..<4)
+    func prefixIndexModel(seed: UInt64) {
+        var random = SeededRandom(seed: 0x1DE + seed)
+        let parts: [QueryKey.Part] = ["a", "b", 1, 2, ["page": 1], ["page": 1, "status": "open"], ["page": 2]]
+        func randomKey() -> QueryKey {
+            QueryKey(
+                parts: (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                    parts[Int.random(in: parts.indices, using: &random)]
+                })
+        }
+        var index = KeyIndex()
+        var keys: Set<QueryKey> = []
+        for _ in 0..<400 {
+            let key = randomKey()
+            if Bool.random(using: &random) {
+                index.insert(key)
+                keys.insert(key)
+            } else {
+                index.remove(key)
+                keys.remove(key)
+            }
+            let prefix = randomKey()
+            #expect(Set(index.keys(withPrefix: prefix)) == keys.filter { $0.hasPrefix(prefix) })
+            #expect(index.keys(withPrefix: prefix, exact: true) == (keys.contains(prefix) ? [prefix] : []))
+        }
+        // Every key removed leaves an index that finds nothing.
+        for key in keys { index.remove(key) }
+        #expect(index.keys(withPrefix: QueryKey(parts: [])).isEmpty)
     }
 }
 

@@ -6,6 +6,8 @@ struct Settings {
     var seconds: Int { isQuick ? 2 : 5 }
     /// Turns of each variant, alternating their order: each figure is its best turn's.
     var turns: Int { isQuick ? 1 : 3 }
+    /// Turns of (q): its lines are a few per cent wide, which three turns on a shared machine do not resolve.
+    var loadTurns: Int { isQuick ? 1 : 6 }
     var dedupeCallers: Int { isQuick ? 1_000 : 10_000 }
     /// How long churn runs: about 1,000,000 ids in a full sitting (about 3,500 new ids a second on 2 cores).
     var churnSeconds: Int { isQuick ? 3 : 290 }
@@ -15,6 +17,22 @@ struct Settings {
 /// The service's arguments for a store, against `upstream` (on core `cpu` alone when given).
 func service(_ upstream: Launched, _ arguments: [String], cpu: Int? = nil) throws -> Launched {
     try Launched("ItemService", ["--port", "0", "--upstream", upstream.url] + arguments, cpu: cpu)
+}
+
+/// Reads `ids` through the service at `url` once, 50 at a time (one at a time, the upstream's 20 ms made each turn of
+/// (q) wait 20 s before it measured anything).
+func warm(_ url: String, ids: Range<Int>, client: BenchmarkClient) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = ids.makeIterator()
+        for _ in 0..<50 {
+            guard let id = next.next() else { break }
+            group.addTask { _ = try await client.get("\(url)/items/\(id)") }
+        }
+        while try await group.next() != nil {
+            guard let id = next.next() else { continue }
+            group.addTask { _ = try await client.get("\(url)/items/\(id)") }
+        }
+    }
 }
 
 /// (q) Throughput and p99 latency over 1,000 fresh ids and on one hot id: Loft with its budget (telemetry and
@@ -30,12 +48,12 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
     ]
     var fresh: [String: Load] = [:]
     var hot: [String: Load] = [:]
-    for turn in 0..<settings.turns {
+    for turn in 0..<settings.loadTurns {
         for variant in turn % 2 == 0 ? variants : variants.reversed() {
             // The service on one core, wrk on the other: neither takes the other's time.
             let running = try service(upstream, common + variant.arguments, cpu: 1)
             defer { running.stop() }
-            for id in 0..<1_000 { _ = try await client.get("\(running.url)/items/\(id)") }
+            try await warm(running.url, ids: 0..<1_000, client: client)
             let spread = try wrk(
                 running.url, seconds: settings.seconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
             let one = try wrk("\(running.url)/items/7", seconds: settings.seconds, cpu: 0)

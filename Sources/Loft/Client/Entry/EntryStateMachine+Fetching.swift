@@ -43,7 +43,7 @@ extension EntryStateMachine {
             return
         }
         if intent.isRead { output.actions.append(.emit(.served(key, fromCache: false))) }
-        if fetch != nil {
+        if isFetching {
             // Mutated in place: copying the fetch would copy every waiter on each join.
             if let waiter { fetchWaiters.insert(waiter) }
             guard case .explicit = intent, hasData, let current = fetch else { return }
@@ -104,7 +104,7 @@ extension EntryStateMachine {
     /// A caller waits for the fetch in flight, if any, to settle; with none it is answered at once, and so it is,
     /// with `skipsPaused`, while the fetch waits paused for the network (TanStack's awaited `refetchQueries`).
     mutating func join(_ waiter: EntryWaiter, skipsPaused: Bool, _ output: inout Output) {
-        guard fetch != nil, !(skipsPaused && snapshot.fetchStatus == .paused) else { return answer(waiter, &output) }
+        guard isFetching, !(skipsPaused && snapshot.fetchStatus == .paused) else { return answer(waiter, &output) }
         fetchWaiters.insert(waiter)
     }
 

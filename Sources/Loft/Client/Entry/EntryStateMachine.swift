@@ -57,10 +57,16 @@ package struct EntryStateMachine: Sendable {
     var persistence: Boxed<EntryPersistence>?
     /// The version of the entry's data in a store that orders the key's changes (a shared cache's row,
     /// another instance's value): a value or an invalidation with an older or equal version is ignored.
-    var storeVersion: Int64?
+    var storeVersion: Int64? {
+        get { storeVersionValue == .min ? nil : storeVersionValue }
+        set { storeVersionValue = newValue ?? .min }
+    }
+    // `storeVersion`, `Int64.min` for none: an optional takes 16 bytes here, and those 8 took the entry's
+    // allocation over a size class (row (i)). No store gives `Int64.min` as a version (they count up from 1).
     var initialData: Boxed<EntryObserver.InitialData>?
     // `collectionDeadline`, `stalenessDeadline` and `alarm`, in nanoseconds since the epoch, `Int64.max` for none: an optional
     // instant takes 16 bytes in a struct, these 8 each (row (i)).
+    private var storeVersionValue = Int64.min
     private var collectionNanoseconds = Int64.max
     private var stalenessNanoseconds = Int64.max
     private var alarmNanoseconds = Int64.max
@@ -132,6 +138,11 @@ package struct EntryStateMachine: Sendable {
         fetchBox?.value.id
     }
 
+    /// Whether a fetch is in flight, read without copying the fetch out of its box (a join asks it: row (e)).
+    var isFetching: Bool {
+        fetchBox != nil
+    }
+
     /// Changes the fetch in flight, if any, in place: the old box goes before the change, so its waiters are
     /// not copied (a join stays O(1) however many callers wait). Returns what `change` returns.
     @discardableResult
@@ -184,7 +195,7 @@ package struct EntryStateMachine: Sendable {
         case .waiterJoined(let waiter, let skipsPaused):
             join(waiter, skipsPaused: skipsPaused, &output)
         case .waiterLeft(let waiter):
-            if fetch != nil, fetchWaiters.remove(waiter) != nil {
+            if isFetching, fetchWaiters.remove(waiter) != nil {
                 output.actions.append(.resume(waiter, .failure(CancellationError())))
             }
         case .observerAdded(let id, let observer):

@@ -1,4 +1,5 @@
-/// One fetch as the cache entry runs it: the type-erased fetcher and how to treat its result.
+/// One fetch as the cache entry runs it: the type-erased fetcher and how to treat its result. Its one-byte
+/// fields sit together, before the optional ones: every entry keeps its last request (row (i)).
 package struct FetchRequest: Sendable {
     /// Produces the value; runs in a tracked task and is cancelled with it.
     package var fetch: @Sendable () async throws -> any Sendable
@@ -9,10 +10,15 @@ package struct FetchRequest: Sendable {
     /// The fetcher reacts to cancellation: when the last observer leaves, the fetch is cancelled (and the state
     /// restored) instead of being left to finish.
     package var cancelsWhenUnobserved: Bool
-    /// What the fetch is for, shown in the entry's snapshot while it runs (an infinite query's direction).
-    package var meta: (any Sendable)?
     /// The persistent cache was asked already (`.useInsteadOfFetching`) and had nothing valid.
     package var hasCheckedStore = false
+    /// What the fetch is for, shown in the entry's snapshot while it runs (an infinite query's direction).
+    package var meta: (any Sendable)? {
+        get { metaBox?.value }
+        set { metaBox = newValue.map { Boxed($0) } }
+    }
+    /// `meta`, kept out of line: every entry keeps its last request, and most requests have none (row (i)).
+    private var metaBox: Boxed<any Sendable>?
     /// How long the entry stays once unused, as a caller (`fetchQuery(gcTime:)`) asks; the entry keeps the
     /// longest it was told, as for observers.
     package var gcTime: GCTime?
@@ -32,6 +38,6 @@ package struct FetchRequest: Sendable {
         self.structuralSharing = structuralSharing
         self.reason = reason
         self.cancelsWhenUnobserved = cancelsWhenUnobserved
-        self.meta = meta
+        metaBox = meta.map { Boxed($0) }
     }
 }

@@ -30,19 +30,6 @@ package final class QueryCacheEntry: Sendable {
         var reportedIdle = false
     }
 
-    /// How a waiter is answered: it resumes a waiting task, or it is kept for a caller who awaits it later.
-    enum Answer: Sendable {
-        case task(CheckedContinuation<any Sendable, any Error>)
-        case outcome(FetchOutcome)
-
-        func give(_ result: Result<any Sendable, any Error>) {
-            switch self {
-            case .task(let continuation): continuation.resume(with: result)
-            case .outcome(let outcome): outcome.resolve(result)
-            }
-        }
-    }
-
     /// A waiter's answer, registered in the lock hold that sends the event naming the waiter.
     private typealias Registration = (waiter: EntryWaiter, continuation: Answer)
 
@@ -120,7 +107,7 @@ package final class QueryCacheEntry: Sendable {
     }
 
     package var isFetching: Bool {
-        storage.withLock { $0.machine.fetch != nil }
+        storage.withLock { $0.machine.isFetching }
     }
 
     /// Whether the entry was removed from its client (garbage collection, `removeQueries`, `clear()`).
@@ -272,7 +259,7 @@ package final class QueryCacheEntry: Sendable {
     private func wait(_ event: (EntryWaiter) -> EntryEvent) async throws -> any Sendable {
         let waiter = makeWaiter()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await Self.withWaiterContinuation { continuation in
                 _ = send(
                     event(waiter), at: context.now, conditions: context.environment.conditions,
                     registering: (waiter, .task(continuation)))
