@@ -6,7 +6,8 @@ struct Settings {
     var seconds: Int { isQuick ? 2 : 5 }
     /// Turns of each variant, alternating their order: each figure is its best turn's.
     var turns: Int { isQuick ? 1 : 3 }
-    /// Turns of (q): its lines are a few per cent wide, which three turns on a shared machine do not resolve.
+    /// Turns of (q) and (r): their lines are a few per cent wide (q) or their figures swing by a third from turn
+    /// to turn (r), which three turns on a shared machine do not resolve.
     var loadTurns: Int { isQuick ? 1 : 6 }
     var dedupeCallers: Int { isQuick ? 1_000 : 10_000 }
     /// How long churn runs: about 1,000,000 ids in a full sitting (about 3,500 new ids a second on 2 cores).
@@ -88,7 +89,7 @@ func dedupeScenario(_ settings: Settings, client: BenchmarkClient) async throws 
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
     defer { upstream.stop() }
     var best: [String: Double] = [:]
-    for turn in 0..<settings.turns {
+    for turn in 0..<settings.loadTurns {
         for store in turn % 2 == 0 ? ["actor", "loft"] : ["loft", "actor"] {
             // Fresh for the whole burst: every request after the one fetch is a hit.
             let running = try service(upstream, ["--store", store, "--telemetry", "off", "--stale-seconds", "3600"])
