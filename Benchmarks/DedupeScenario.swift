@@ -11,28 +11,17 @@ import Synchronization
 func dedupeScenario(_ settings: Settings) -> Row {
     let callers = 10_000
     let rounds = max(1, settings.repetitions - 2)
-    var best = Double.infinity
-    var baseline = Double.infinity
-    // The two take turns, in alternating order, each keeping its best: the pool's speed drifts during a run,
-    // and neither side may have the quiet half of it.
-    for round in 0..<rounds {
-        for loftsTurn in round % 2 == 0 ? [true, false] : [false, true] {
-            if loftsTurn {
-                best = min(best, dedupedCallers(callers, round: round))
-            } else {
-                baseline = min(baseline, latchedTasks(callers))
-            }
-        }
-    }
+    let best = bestInTurns(rounds, [{ dedupedCallers(callers) }, { latchedTasks(callers) }])
     return Row(
         scenario: "(e) 10,000 callers deduplicated, per caller", baselineName: "a task parked on a latch",
-        nanoseconds: best, baselineNanoseconds: baseline, target: .ratio(3))
+        nanoseconds: best[0], baselineNanoseconds: best[1], target: .ratio(3))
 }
 
-/// One round of (e): `callers` tasks calling `fetchQuery` on one cold key; nanoseconds per caller.
-private func dedupedCallers(_ callers: Int, round: Int) -> Double {
+/// One round of (e): `callers` tasks calling `fetchQuery` on one cold key of a new client; nanoseconds per
+/// caller.
+private func dedupedCallers(_ callers: Int) -> Double {
     let client = QueryClient()
-    let key = QueryKey("dedupe", round)
+    let key = QueryKey("dedupe")
     let fetcherCalls = SharedCounter()
     let arrivals = Arrivals(expected: callers)
     let elapsed = runBlocking {

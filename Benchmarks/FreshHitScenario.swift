@@ -24,15 +24,8 @@ func freshHitScenario(_ settings: Settings) -> [Row] {
             { (try? client.getQueryData(key, as: Int.self)) == 500 },
             { (try? await actorCache.value(for: key, maxAge: .seconds(3_600)) { -1 }) == 500 },
         ]
-        // The three take turns, in a rotating order, each keeping its best: the machine's speed drifts during a
-        // run, and none may have the quiet part of it.
-        var best = [Double](repeating: .infinity, count: reads.count)
-        for repetition in 0..<settings.repetitions {
-            for offset in reads.indices {
-                let index = (repetition + offset) % reads.count
-                best[index] = min(best[index], timePerRead(tasks: tasks, reads: perTask, reads[index]))
-            }
-        }
+        let best = bestInTurns(
+            settings.repetitions, reads.map { read in { timePerRead(tasks: tasks, reads: perTask, read) } })
         let (fetch, get, actor) = (best[0], best[1], best[2])
         let label = tasks == 1 ? "one task" : "\(tasks) tasks"
         return [

@@ -84,6 +84,20 @@ func measure(repetitions: Int, iterations: Int, _ body: () -> Void) -> Double {
     return best
 }
 
+/// Each side's best (lowest) figure over `repetitions` turns, the sides taking turns in an order that rotates
+/// from one repetition to the next: the machine's speed drifts during a run, and no side may have the quiet
+/// part of it.
+func bestInTurns(_ repetitions: Int, _ sides: [() -> Double]) -> [Double] {
+    var best = [Double](repeating: .infinity, count: sides.count)
+    for repetition in 0..<repetitions {
+        for offset in sides.indices {
+            let index = (repetition + offset) % sides.count
+            best[index] = min(best[index], sides[index]())
+        }
+    }
+    return best
+}
+
 /// A duration in nanoseconds.
 func nanoseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9

@@ -20,19 +20,18 @@ func service(_ upstream: Launched, _ arguments: [String], cpu: Int? = nil) throw
     try Launched("ItemService", ["--port", "0", "--upstream", upstream.url] + arguments, cpu: cpu)
 }
 
-/// Reads `ids` through the service at `url` once, 50 at a time (one at a time, the upstream's 20 ms made each turn of
-/// (q) wait 20 s before it measured anything).
-func warm(_ url: String, ids: Range<Int>, client: BenchmarkClient) async throws {
+/// Reads `ids` through the service at `url` once, `width` at a time (one at a time, the upstream's 20 ms made
+/// each turn of (q) wait 20 s before it measured anything).
+func warm(_ url: String, ids: Range<Int>, width: Int = 50, client: BenchmarkClient) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
-        var next = ids.makeIterator()
-        for _ in 0..<50 {
-            guard let id = next.next() else { break }
-            group.addTask { _ = try await client.get("\(url)/items/\(id)") }
+        for worker in 0..<width {
+            group.addTask {
+                for id in stride(from: ids.lowerBound + worker, to: ids.upperBound, by: width) {
+                    _ = try await client.get("\(url)/items/\(id)")
+                }
+            }
         }
-        while try await group.next() != nil {
-            guard let id = next.next() else { continue }
-            group.addTask { _ = try await client.get("\(url)/items/\(id)") }
-        }
+        try await group.waitForAll()
     }
 }
 
@@ -135,14 +134,7 @@ func churnScenario(_ settings: Settings, client: BenchmarkClient) async throws -
         defer { running.stop() }
         let first = 20_000
         let url = running.url
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<64 {
-                group.addTask {
-                    for id in stride(from: worker, to: first, by: 64) { _ = try await client.get("\(url)/items/\(id)") }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await warm(url, ids: 0..<first, width: 64, client: client)
         let early = running.residentBytes
         let load = try wrk(url, seconds: settings.churnSeconds, script: distinctItemsScript(first: first))
         figures[budget] = (early, running.residentBytes, load)

@@ -61,11 +61,11 @@ package struct EntryStateMachine: Sendable {
         get { storeVersionValue == .min ? nil : storeVersionValue }
         set { storeVersionValue = newValue ?? .min }
     }
-    // `storeVersion`, `Int64.min` for none: an optional takes 16 bytes here, and those 8 took the entry's
-    // allocation over a size class (row (i)). No store gives `Int64.min` as a version (they count up from 1).
     var initialData: Boxed<EntryObserver.InitialData>?
     // `collectionDeadline`, `stalenessDeadline` and `alarm`, in nanoseconds since the epoch, `Int64.max` for none: an optional
     // instant takes 16 bytes in a struct, these 8 each (row (i)).
+    // `storeVersion`, `Int64.min` for none: an optional takes 16 bytes here, and those 8 took the entry's
+    // allocation over a size class (row (i)). No store gives `Int64.min` as a version (they count up from 1).
     private var storeVersionValue = Int64.min
     private var collectionNanoseconds = Int64.max
     private var stalenessNanoseconds = Int64.max
