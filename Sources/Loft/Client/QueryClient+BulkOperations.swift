@@ -95,4 +95,11 @@ extension QueryClient {
         }
         return StartedRefetches(matching)
     }
+
+    /// Removes every entry and cancels every fetch, and removes the settled mutation calls (pending ones go on).
+    /// It is this client's own clearing: it publishes no shared change.
+    public func clear() {
+        for entry in entries(matching: QueryKey(parts: []), exact: false) { remove(entry) }
+        mutationCache.removeSettled()
+    }
 }

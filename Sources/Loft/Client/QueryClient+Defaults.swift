@@ -21,6 +21,14 @@ extension QueryClient {
         guard hasPrefixDefaults.load(ordering: .acquiring) else { return defaults }
         return state.withLock { $0.defaults(for: key, fallback: defaults) }
     }
+
+    /// The `staleTime` of `defaults(for:)`, without copying the rest of the defaults: what a read-through call
+    /// asks on every hit (row (u)).
+    @usableFromInline
+    package func defaultStaleTime(for key: QueryKey) -> StaleTime {
+        guard hasPrefixDefaults.load(ordering: .acquiring) else { return defaults.staleTime }
+        return defaults(for: key).staleTime
+    }
 }
 
 extension QueryClient.State {

@@ -34,7 +34,7 @@ extension QueryClient {
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let staleTime = staleTime ?? defaults(for: key).staleTime
+        let staleTime = staleTime ?? defaultStaleTime(for: key)
         // Inlined, the cast is made with the caller's type: a hit looks up no generic metadata.
         let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
         if let found, let hit = found.hit, !hit.isStale, let typed = hit.data as? T {
@@ -60,7 +60,7 @@ extension QueryClient {
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async {
-        let staleTime = staleTime ?? defaults(for: key).staleTime
+        let staleTime = staleTime ?? defaultStaleTime(for: key)
         let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
         if let found, let hit = found.hit, !hit.isStale, hit.data is T {
             return served(found.entry)
@@ -107,7 +107,7 @@ extension QueryClient {
         gcTime: GCTime? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let staleTime = staleTime ?? defaults(for: key).staleTime
+        let staleTime = staleTime ?? defaultStaleTime(for: key)
         let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
         if let found, let hit = found.hit, let typed = hit.data as? T {
             served(found.entry)
@@ -160,12 +160,16 @@ extension QueryClient {
         _ key: QueryKey, retry: RetryPolicy, networkMode: NetworkMode?, reason: FetchReason, gcTime: GCTime?,
         fetcher: @escaping @Sendable () async throws -> T
     ) -> FetchRequest {
-        let defaults = defaults(for: key)
+        // The two fields alone: copying the whole defaults cost every caller of a shared fetch (row (e)).
+        let (defaultNetworkMode, structuralSharing) =
+            hasPrefixDefaults.load(ordering: .acquiring)
+            ? { ($0.networkMode, $0.structuralSharing) }(defaults(for: key))
+            : (defaults.networkMode, defaults.structuralSharing)
         var request = FetchRequest(
             fetch: { try await fetcher() },
             retry: retry,
-            networkMode: networkMode ?? defaults.networkMode,
-            structuralSharing: defaults.structuralSharing,
+            networkMode: networkMode ?? defaultNetworkMode,
+            structuralSharing: structuralSharing,
             reason: reason
         )
         request.gcTime = gcTime

@@ -225,6 +225,8 @@ public final class QueryClient: Sendable {
         for type: Value.Type, cache explicitCache: (any QueryCacheType)? = nil, config: QueryCacheConfig? = nil,
         key: QueryKey
     ) -> EntryPersistence? {
+        // No cache anywhere, told by three checks of nil: reading the provider copies it (row (e)).
+        if explicitCache == nil, self.explicitCache == nil, !QueryPersistenceDefaults.store.hasValue { return nil }
         guard let provider = explicitCache.map(EntryPersistence.Provider.local) ?? provider else { return nil }
         let persistence = EntryPersistence.make(Value.self, provider: provider, config: config ?? cacheConfig)
         if persistence == nil, explicitCache != nil {
@@ -371,13 +373,6 @@ public final class QueryClient: Sendable {
         let entry = existingEntry(for: key)?.snapshot ?? EntrySnapshot()
         let staleTime = entry.staleTime ?? defaults(for: key).staleTime
         return try QuerySnapshot(key: key, entry: entry, staleTime: staleTime, now: scheduler.now)
-    }
-
-    /// Removes every entry and cancels every fetch, and removes the settled mutation calls (pending ones go on).
-    /// It is this client's own clearing: it publishes no shared change.
-    public func clear() {
-        for entry in entries(matching: QueryKey(parts: []), exact: false) { remove(entry) }
-        mutationCache.removeSettled()
     }
 
     /// Returns once no fetch or other tracked work is running (retries waiting on the scheduler and fetches

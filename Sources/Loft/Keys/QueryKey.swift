@@ -74,6 +74,12 @@ public struct QueryKey: Sendable, Hashable, Codable, CustomStringConvertible {
         hasher.combine(precomputedHash)
     }
 
+    /// The hash computed when the key was made (by the process's seeded hasher, so as hard to predict as any),
+    /// mixed with a table's seed: a look-up in a dictionary or set of keys runs no hasher at all (row (u)).
+    public func _rawHashValue(seed: Int) -> Int {
+        precomputedHash ^ seed
+    }
+
     /// Decodes a key from its list of parts.
     public init(from decoder: any Decoder) throws {
         self.init(parts: try [Part](from: decoder))

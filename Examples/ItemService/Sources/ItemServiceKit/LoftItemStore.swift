@@ -12,12 +12,17 @@ import Loft
 /// - A fetch tries once (`ensureQueryData`'s default retry, `.never`), one upstream call however many requests
 ///   wait; a failing upstream sees no more calls than requests. Only keys with no data at all answer errors
 ///   while it fails, after its time limit at most.
-public struct LoftItemStore: ItemStore {
+///
+/// A final class, not a struct: the routes call it through `any ItemStore`, and a struct holding the client,
+/// the upstream and the mutation would be copied (three retains and releases) on every request.
+public final class LoftItemStore: ItemStore {
     /// The client every request shares; its defaults give the items' `staleTime` and `gcTime`.
     public let client: QueryClient
     /// Where items come from.
     public let upstream: any ItemUpstream
     private let rename: Mutation<ItemChange, Item>
+    /// How long an item nobody asked for stays: the client's default, read once rather than per request.
+    private let gcTime: GCTime
 
     /// The key of item `id`.
     public static func key(_ id: Int) -> QueryKey { ["items", id] }
@@ -26,6 +31,7 @@ public struct LoftItemStore: ItemStore {
     public init(client: QueryClient, upstream: any ItemUpstream) {
         self.client = client
         self.upstream = upstream
+        gcTime = client.defaults.gcTime
         rename = Mutation(
             client: client,
             options: MutationOptions(
@@ -39,7 +45,7 @@ public struct LoftItemStore: ItemStore {
     /// The item: from memory (a stale one refreshed behind the request), or fetched once for every request
     /// that asks meanwhile.
     public func item(_ id: Int) async throws -> Item {
-        try await client.ensureQueryData(Self.key(id), revalidateIfStale: true, gcTime: client.defaults.gcTime) {
+        try await client.ensureQueryData(Self.key(id), revalidateIfStale: true, gcTime: gcTime) { [upstream] in
             try await upstream.item(id)
         }
     }

@@ -11,8 +11,13 @@ package final class SetOnce<Value: Sendable>: Sendable {
 
     package init() {}
 
+    /// Whether the value was set: one atomic load.
+    package var hasValue: Bool {
+        isSet.load(ordering: .acquiring)
+    }
+
     package var value: Value? {
-        guard isSet.load(ordering: .acquiring) else { return nil }
+        guard hasValue else { return nil }
         return storage.withLock { $0 }
     }
 
