@@ -166,7 +166,7 @@ extension QueryClient {
             ? { ($0.networkMode, $0.structuralSharing) }(defaults(for: key))
             : (defaults.networkMode, defaults.structuralSharing)
         var request = FetchRequest(
-            fetch: { try await fetcher() },
+            fetch: fetcher,
             retry: retry,
             networkMode: networkMode ?? defaultNetworkMode,
             structuralSharing: structuralSharing,

@@ -51,7 +51,7 @@ extension EntryStateMachine {
             start(request, before: current.before, conditions, &output)
             return
         }
-        fetchWaiters = waiter.map { [$0] } ?? []
+        if let waiter { fetchWaiters = [waiter] } else { clearFetchWaiters() }
         start(request, before: Boxed(snapshot), conditions, &output)
     }
 

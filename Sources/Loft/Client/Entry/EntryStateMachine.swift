@@ -41,16 +41,11 @@ package struct EntryStateMachine: Sendable {
     package internal(set) var version: UInt64 = 0
     /// The fetch in flight, kept out of line: an idle entry pays one pointer for it.
     private var fetchBox: Boxed<Fetch>?
-    /// Who waits for the fetch in flight (answered in the order they came: ids grow). Beside the fetch, not in
-    /// its box, so that a join is one insert (row (e): 10,000 callers joining one fetch).
-    var fetchWaiters: Set<EntryWaiter> = []
-    var observers: [UInt64: EntryObserver] = [:]
-    /// Counts over `observers`, kept in step by `addObserver`, `changeObserver` and `removeObserver`.
-    var tally = ObserverTally()
+    /// Observers, waiters and what they gave, out of line: none or one, copied on write. Read and written
+    /// only through the properties of `EntryStateMachine+Audience.swift`.
+    var audienceStorage: [EntryAudience] = []
     /// The `gcTime` of the defaults for the key: it applies while no observer gave one.
     let defaultGCTime: GCTime
-    /// The longest `gcTime` an observer of the entry gave (TanStack keeps the longest it was told).
-    var observerGCTime: GCTime?
     package internal(set) var isRemoved = false
     /// The last fetch started, to refetch an entry that has no observer that can.
     var lastRequest: Boxed<FetchRequest>?
@@ -61,14 +56,12 @@ package struct EntryStateMachine: Sendable {
         get { storeVersionValue == .min ? nil : storeVersionValue }
         set { storeVersionValue = newValue ?? .min }
     }
-    var initialData: Boxed<EntryObserver.InitialData>?
-    // `collectionDeadline`, `stalenessDeadline` and `alarm`, in nanoseconds since the epoch, `Int64.max` for none: an optional
+    // `collectionDeadline` and `alarm`, in nanoseconds since the epoch, `Int64.max` for none: an optional
     // instant takes 16 bytes in a struct, these 8 each (row (i)).
     // `storeVersion`, `Int64.min` for none: an optional takes 16 bytes here, and those 8 took the entry's
     // allocation over a size class (row (i)). No store gives `Int64.min` as a version (they count up from 1).
     private var storeVersionValue = Int64.min
     private var collectionNanoseconds = Int64.max
-    private var stalenessNanoseconds = Int64.max
     private var alarmNanoseconds = Int64.max
     var nextFetchID: UInt64 = 0
 
@@ -89,8 +82,14 @@ package struct EntryStateMachine: Sendable {
 
     /// The next instant at which the data turns stale for an enabled observer (they are notified then).
     var stalenessDeadline: SchedulerInstant? {
-        get { Self.instant(stalenessNanoseconds) }
-        set { stalenessNanoseconds = newValue?.nanosecondsSinceEpoch ?? .max }
+        get { audienceStorage.isEmpty ? nil : Self.instant(audienceStorage[0].stalenessNanoseconds) }
+        set {
+            guard let newValue else {
+                if !audienceStorage.isEmpty { audienceStorage[0].stalenessNanoseconds = .max }
+                return
+            }
+            audience.stalenessNanoseconds = newValue.nanosecondsSinceEpoch
+        }
     }
 
     /// The earliest alarm this entry set that has not rung yet (an alarm cannot be moved or cancelled alone: a
@@ -129,7 +128,7 @@ package struct EntryStateMachine: Sendable {
     mutating func takeFetch() -> (fetch: Fetch, waiters: [EntryWaiter])? {
         guard let taken = fetch else { return nil }
         fetch = nil
-        defer { fetchWaiters = [] }
+        defer { clearFetchWaiters() }
         return (taken, fetchWaiters.sorted())
     }
 
@@ -277,7 +276,7 @@ package struct EntryStateMachine: Sendable {
     /// observers; with none, only when it has no data or was invalidated (no observer's `staleTime` applies,
     /// so its age is not consulted).
     package func isStale(at now: SchedulerInstant) -> Bool {
-        guard !observers.isEmpty else { return Staleness.isStaleUnobserved(snapshot) }
+        guard isObserved else { return Staleness.isStaleUnobserved(snapshot) }
         return observers.values.contains { observer in
             Staleness.isStale(
                 snapshot, judgedBy: staleTime(of: observer), isEnabled: observer.isEnabled, at: now)
@@ -301,7 +300,7 @@ package struct EntryStateMachine: Sendable {
     /// and observers stand: `Staleness.anyInstant` when it does whenever it comes, nil when it never does
     /// until something changes. The client reads it to skip the entries a trigger leaves alone.
     package func firstRefetch(on trigger: ObserverTally.Trigger) -> SchedulerInstant? {
-        isRemoved ? nil : tally.firstRefetch(on: trigger, snapshot)
+        isRemoved || audienceStorage.isEmpty ? nil : audienceStorage[0].tally.firstRefetch(on: trigger, snapshot)
     }
 
     /// Whether a caller's `gcTime` leaves the entry's as it is: no longer than what the entry keeps already.
@@ -313,18 +312,18 @@ package struct EntryStateMachine: Sendable {
     /// Whether the entry may be evicted: nobody observes it and it is not fetching (what makes it collectable
     /// too).
     package var isIdle: Bool {
-        observers.isEmpty && fetchBox == nil && !isRemoved
+        !isObserved && fetchBox == nil && !isRemoved
     }
 
     /// Whether an enabled observer watches the entry.
     package var isActive: Bool {
-        tally.enabled > 0
+        !audienceStorage.isEmpty && audienceStorage[0].tally.enabled > 0
     }
 
     /// Whether bulk operations must leave the entry alone: every observer is disabled, or, with none, it was
     /// never fetched (nothing knows how to).
     package var isDisabled: Bool {
-        observers.isEmpty ? lastRequest == nil : !isActive
+        isObserved ? !isActive : lastRequest == nil
     }
 
     // MARK: - Actions
@@ -373,7 +372,10 @@ package struct EntryStateMachine: Sendable {
             collectionDeadline = nil
         }
         stalenessDeadline = nil
-        if !isRemoved { stalenessDeadline = tally.nextStaleness(of: snapshot, after: now) }
+        if !isRemoved, !audienceStorage.isEmpty {
+            stalenessDeadline = audienceStorage[0].tally.nextStaleness(of: snapshot, after: now)
+        }
+        dropEmptyAudience()
         let next =
             switch (collectionDeadline, stalenessDeadline) {
             case (let collection?, let staleness?): min(collection, staleness)

@@ -1,8 +1,10 @@
 /// One fetch as the cache entry runs it: the type-erased fetcher and how to treat its result. Its one-byte
 /// fields sit together, before the optional ones: every entry keeps its last request (row (i)).
 package struct FetchRequest: Sendable {
-    /// Produces the value; runs in a tracked task and is cancelled with it.
-    package var fetch: @Sendable () async throws -> any Sendable
+    /// Produces the value; runs in a tracked task and is cancelled with it. Kept as the caller gave it, typed,
+    /// and erased when it runs: erasing it up front wrapped it in a closure, one allocation more per request,
+    /// which every entry keeps (row (i)) and every caller of a shared fetch made (row (e)).
+    package var fetcher: any ErasedFetcher
     package var retry: RetryPolicy
     package var networkMode: NetworkMode
     package var structuralSharing: Bool
@@ -23,8 +25,8 @@ package struct FetchRequest: Sendable {
     /// longest it was told, as for observers.
     package var gcTime: GCTime?
 
-    package init(
-        fetch: @escaping @Sendable () async throws -> any Sendable,
+    package init<Value: Sendable>(
+        fetch: @escaping @Sendable () async throws -> Value,
         retry: RetryPolicy,
         networkMode: NetworkMode = .online,
         structuralSharing: Bool,
@@ -32,12 +34,28 @@ package struct FetchRequest: Sendable {
         cancelsWhenUnobserved: Bool = false,
         meta: (any Sendable)? = nil
     ) {
-        self.fetch = fetch
+        fetcher = TypedFetcher(fetch: fetch)
         self.retry = retry
         self.networkMode = networkMode
         self.structuralSharing = structuralSharing
         self.reason = reason
         self.cancelsWhenUnobserved = cancelsWhenUnobserved
         metaBox = meta.map { Boxed($0) }
+    }
+}
+
+/// A fetcher whose value the entry takes erased (`FetchRequest.fetcher`).
+package protocol ErasedFetcher: Sendable {
+    /// Runs the fetcher and returns its value erased.
+    func fetchErased() async throws -> any Sendable
+}
+
+/// A typed fetcher kept as given: its closure fits the existential's inline buffer, so a request holds it
+/// without an allocation of its own.
+struct TypedFetcher<Value: Sendable>: ErasedFetcher {
+    let fetch: @Sendable () async throws -> Value
+
+    func fetchErased() async throws -> any Sendable {
+        try await fetch()
     }
 }

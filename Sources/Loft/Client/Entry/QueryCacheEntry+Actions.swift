@@ -66,7 +66,7 @@ extension QueryCacheEntry {
                 case .continued:
                     send(.fetchContinued(fetch: id))
                 }
-            }, request.fetch)
+            }) { try await request.fetcher.fetchErased() }
         switch outcome {
         case .success(let value):
             send(.fetchSucceeded(fetch: id, value, request.structuralSharing ? compare(value) : nil))

@@ -84,6 +84,13 @@ import Testing
             }
             #expect(machine.snapshot.staleTime == expected, "the key's staleTime is not the rule's: \(context)")
         }
+        // The audience is out of line only while it holds something: every event leaves none that is empty,
+        // and one is there whenever an observer or a waiter is.
+        #expect(machine.audienceStorage.allSatisfy { !$0.isEmpty }, "an empty audience kept: \(context)")
+        #expect(machine.audienceStorage.count <= 1, "more than one audience: \(context)")
+        if !machine.observers.isEmpty || !machine.fetchWaiters.isEmpty {
+            #expect(!machine.audienceStorage.isEmpty, "observers or waiters without an audience: \(context)")
+        }
         // No collection deadline while observed or fetching.
         if !machine.observers.isEmpty || machine.fetch != nil {
             #expect(machine.collectionDeadline == nil, "a gc deadline while in use: \(context)")
