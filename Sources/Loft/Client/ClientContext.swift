@@ -31,8 +31,8 @@ package final class ClientContext: Sendable {
     }
 
     private let links: Locked<Links>
-    /// The last id given to a waiter of any entry: ids grow in the order waiters arrive.
-    private let waiterIDs = Atomic<UInt64>(0)
+    /// The last id given to a waiter, observer or listener of any entry: ids grow in the order they arrive.
+    private let ids = Atomic<UInt64>(0)
     /// The last id given to an entry: an entry's alarms are named by it (never reused, unlike its address).
     private let entryIDs = Atomic<UInt64>(0)
     /// The entries' costs against the client's memory budget, and which may be evicted; nil without a budget.
@@ -68,9 +68,10 @@ package final class ClientContext: Sendable {
         events.send(event())
     }
 
-    /// A new waiter id, greater than every one given before.
-    package func nextWaiterID() -> UInt64 {
-        waiterIDs.add(1, ordering: .relaxed).newValue
+    /// A new id of a waiter, an observer or a listener of an entry, greater than every one given before: one
+    /// counter for the client, so that an entry keeps none of its own (row (i)).
+    package func nextID() -> UInt64 {
+        ids.add(1, ordering: .relaxed).newValue
     }
 
     /// A new entry id, unlike every one given before.

@@ -14,9 +14,6 @@ package final class QueryCacheEntry: Sendable {
     /// The entry's state behind its one lock (internal for the extensions in the files beside this one).
     struct Storage: Sendable {
         var machine: EntryStateMachine
-        /// The ids of observers and listeners (one counter: they only need to be unique; waiters are numbered by
-        /// the client).
-        var nextID: UInt64 = 0
         /// What follows the entry's changes, in the order they came: an entry nobody observes (a
         /// `setQueryData`, a prefetch, a hydrated query) tells no one.
         var listeners: [(id: UInt64, listener: any EntryListener)] = []
@@ -62,11 +59,8 @@ package final class QueryCacheEntry: Sendable {
     /// Listeners read `snapshot` when they need it: passing the version is cheaper than copying the snapshot to
     /// each.
     func addListener(_ listener: any EntryListener) -> Subscription {
-        let id = storage.withLock { storage -> UInt64 in
-            storage.nextID += 1
-            storage.listeners.append((storage.nextID, listener))
-            return storage.nextID
-        }
+        let id = context.nextID()
+        storage.withLock { $0.listeners.append((id, listener)) }
         // A strong capture, released when the token is cancelled: a weak reference would give every entry a
         // side table, and make each retain of it (a scan of 10,000 entries) take the slow path.
         return Subscription(cancelsOnRelease: false) { [self] in
@@ -271,7 +265,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// A waiter the machine has not seen yet, numbered by the client's counter (no lock of the entry's).
     private func makeWaiter() -> EntryWaiter {
-        EntryWaiter(id: context.nextWaiterID())
+        EntryWaiter(id: context.nextID())
     }
 
     /// Writes `value` as the entry's data; an `Equatable` value equal to the old one keeps the old one
@@ -343,10 +337,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// Adds an observer (a query or consumer); returns its id.
     package func addObserver(_ observer: EntryObserver) -> UInt64 {
-        let id = storage.withLock { storage in
-            storage.nextID += 1
-            return storage.nextID
-        }
+        let id = context.nextID()
         send(.observerAdded(id, observer))
         return id
     }
