@@ -35,15 +35,21 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let staleTime = staleTime ?? defaultStaleTime(for: key)
-        // Inlined, the cast is made with the caller's type: a hit looks up no generic metadata.
-        let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
-        if let found, let hit = found.hit, !hit.isStale, let typed = hit.data as? T {
-            served(found.entry)
-            return typed
+        // Inlined, the cast is made with the caller's type: a hit looks up no generic metadata. The look-up's
+        // answer is bound where it is made, not kept in a variable: copying it out again cost a hit about a
+        // fifth of its instructions (row (u)).
+        var found: QueryCacheEntry?
+        if tags.isEmpty, let lookUp = lookUp(key, judgedBy: staleTime, keeping: gcTime) {
+            let entry = lookUp.entry
+            if let hit = (consume lookUp).hit, !hit.isStale, let typed = hit.data as? T {
+                served(entry)
+                return typed
+            }
+            found = entry
         }
         let value = try await fetch(
             key, .ifStale(staleTime), retry: retry, networkMode: networkMode, tags: tags, gcTime: gcTime,
-            found: found?.entry, fetcher: fetcher)
+            found: found, fetcher: fetcher)
         return try cast(value, to: T.self, key: key)
     }
 
@@ -61,13 +67,16 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) async {
         let staleTime = staleTime ?? defaultStaleTime(for: key)
-        let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
-        if let found, let hit = found.hit, !hit.isStale, hit.data is T {
-            return served(found.entry)
+        // As in `fetchQuery`: the look-up's answer bound where it is made, its hit taken out of it.
+        var found: QueryCacheEntry?
+        if tags.isEmpty, let lookUp = lookUp(key, judgedBy: staleTime, keeping: gcTime) {
+            let entry = lookUp.entry
+            if let hit = (consume lookUp).hit, !hit.isStale, hit.data is T { return served(entry) }
+            found = entry
         }
         _ = try? await fetch(
             key, .ifStale(staleTime), retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags,
-            gcTime: gcTime, found: found?.entry, fetcher: fetcher)
+            gcTime: gcTime, found: found, fetcher: fetcher)
     }
 
     /// Returns the cached data of `key` whatever its age, fetching only when there is none; with
@@ -108,17 +117,22 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let staleTime = staleTime ?? defaultStaleTime(for: key)
-        let found = tags.isEmpty ? lookUp(key, judgedBy: staleTime, keeping: gcTime) : nil
-        if let found, let hit = found.hit, let typed = hit.data as? T {
-            served(found.entry)
-            if revalidateIfStale, hit.isStale {
-                revalidate(found.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
+        // As in `fetchQuery`: the look-up's answer bound where it is made, its hit taken out of it.
+        var found: QueryCacheEntry?
+        if tags.isEmpty, let lookUp = lookUp(key, judgedBy: staleTime, keeping: gcTime) {
+            let entry = lookUp.entry
+            if let hit = (consume lookUp).hit, let typed = hit.data as? T {
+                served(entry)
+                if revalidateIfStale, hit.isStale {
+                    revalidate(entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
+                }
+                return typed
             }
-            return typed
+            found = entry
         }
         let value = try await fetch(
             key, .ifMissing, retry: retry, networkMode: networkMode, reason: .prefetch, tags: tags, gcTime: gcTime,
-            found: found?.entry, fetcher: fetcher)
+            found: found, fetcher: fetcher)
         if revalidateIfStale, let found = lookUp(key, judgedBy: staleTime, keeping: nil), found.hit?.isStale == true {
             revalidate(found.entry, retry: retry, networkMode: networkMode, gcTime: gcTime, fetcher: fetcher)
         }
