@@ -26,8 +26,14 @@ extension QueryClient {
     /// asks on every hit (row (u)).
     @usableFromInline
     package func defaultStaleTime(for key: QueryKey) -> StaleTime {
-        guard hasPrefixDefaults.load(ordering: .acquiring) else { return defaults.staleTime }
-        return defaults(for: key).staleTime
+        readDefaults(for: key) { $0.staleTime }
+    }
+
+    /// `read` of `defaults(for:)`, given the client's own defaults in place when no prefix has any (nothing
+    /// merged or copied: rows (u) and (e) read one or two fields per call).
+    func readDefaults<Field>(for key: QueryKey, _ read: (QueryDefaults) -> Field) -> Field {
+        guard hasPrefixDefaults.load(ordering: .acquiring) else { return read(defaults) }
+        return read(defaults(for: key))
     }
 }
 

@@ -175,10 +175,7 @@ extension QueryClient {
         fetcher: @escaping @Sendable () async throws -> T
     ) -> FetchRequest {
         // The two fields alone: copying the whole defaults cost every caller of a shared fetch (row (e)).
-        let (defaultNetworkMode, structuralSharing) =
-            hasPrefixDefaults.load(ordering: .acquiring)
-            ? { ($0.networkMode, $0.structuralSharing) }(defaults(for: key))
-            : (defaults.networkMode, defaults.structuralSharing)
+        let (defaultNetworkMode, structuralSharing) = readDefaults(for: key) { ($0.networkMode, $0.structuralSharing) }
         var request = FetchRequest(
             fetch: fetcher,
             retry: retry,

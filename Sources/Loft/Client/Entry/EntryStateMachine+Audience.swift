@@ -33,6 +33,18 @@ extension EntryStateMachine {
         _modify { yield &audience.tally }
     }
 
+    /// The next instant at which the data turns stale for an enabled observer (they are notified then).
+    var stalenessDeadline: SchedulerInstant? {
+        get { audienceStorage.isEmpty ? nil : Self.instant(audienceStorage[0].stalenessNanoseconds) }
+        set {
+            guard let newValue else {
+                if !audienceStorage.isEmpty { audienceStorage[0].stalenessNanoseconds = .max }
+                return
+            }
+            audience.stalenessNanoseconds = newValue.nanosecondsSinceEpoch
+        }
+    }
+
     /// The longest `gcTime` an observer or caller gave (TanStack keeps the longest it was told).
     var observerGCTime: GCTime? {
         get { audienceStorage.isEmpty ? nil : audienceStorage[0].observerGCTime }
@@ -42,6 +54,12 @@ extension EntryStateMachine {
     var initialData: Boxed<EntryObserver.InitialData>? {
         get { audienceStorage.isEmpty ? nil : audienceStorage[0].initialData }
         set { audience.initialData = newValue }
+    }
+
+    /// `read` of the tally in place, without copying it out (its counts and summary are asked after every
+    /// event); nil without an audience, which has no observers to count.
+    func readTally<R>(_ read: (ObserverTally) -> R) -> R? {
+        audienceStorage.isEmpty ? nil : read(audienceStorage[0].tally)
     }
 
     /// Drops the audience once it holds nothing (after each event).

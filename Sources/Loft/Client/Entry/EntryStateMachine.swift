@@ -80,18 +80,6 @@ package struct EntryStateMachine: Sendable {
         set { collectionNanoseconds = newValue?.nanosecondsSinceEpoch ?? .max }
     }
 
-    /// The next instant at which the data turns stale for an enabled observer (they are notified then).
-    var stalenessDeadline: SchedulerInstant? {
-        get { audienceStorage.isEmpty ? nil : Self.instant(audienceStorage[0].stalenessNanoseconds) }
-        set {
-            guard let newValue else {
-                if !audienceStorage.isEmpty { audienceStorage[0].stalenessNanoseconds = .max }
-                return
-            }
-            audience.stalenessNanoseconds = newValue.nanosecondsSinceEpoch
-        }
-    }
-
     /// The earliest alarm this entry set that has not rung yet (an alarm cannot be moved or cancelled alone: a
     /// deadline that goes or moves later leaves it to ring for nothing; all go with the entry).
     var alarm: SchedulerInstant? {
@@ -99,7 +87,7 @@ package struct EntryStateMachine: Sendable {
         set { alarmNanoseconds = newValue?.nanosecondsSinceEpoch ?? .max }
     }
 
-    private static func instant(_ nanoseconds: Int64) -> SchedulerInstant? {
+    static func instant(_ nanoseconds: Int64) -> SchedulerInstant? {
         nanoseconds == .max ? nil : SchedulerInstant(nanosecondsSinceEpoch: nanoseconds)
     }
 
@@ -300,7 +288,7 @@ package struct EntryStateMachine: Sendable {
     /// and observers stand: `Staleness.anyInstant` when it does whenever it comes, nil when it never does
     /// until something changes. The client reads it to skip the entries a trigger leaves alone.
     package func firstRefetch(on trigger: ObserverTally.Trigger) -> SchedulerInstant? {
-        isRemoved || audienceStorage.isEmpty ? nil : audienceStorage[0].tally.firstRefetch(on: trigger, snapshot)
+        isRemoved ? nil : readTally { $0.firstRefetch(on: trigger, snapshot) } ?? nil
     }
 
     /// Whether a caller's `gcTime` leaves the entry's as it is: no longer than what the entry keeps already.
@@ -317,7 +305,7 @@ package struct EntryStateMachine: Sendable {
 
     /// Whether an enabled observer watches the entry.
     package var isActive: Bool {
-        !audienceStorage.isEmpty && audienceStorage[0].tally.enabled > 0
+        readTally { $0.enabled > 0 } ?? false
     }
 
     /// Whether bulk operations must leave the entry alone: every observer is disabled, or, with none, it was
@@ -372,9 +360,7 @@ package struct EntryStateMachine: Sendable {
             collectionDeadline = nil
         }
         stalenessDeadline = nil
-        if !isRemoved, !audienceStorage.isEmpty {
-            stalenessDeadline = audienceStorage[0].tally.nextStaleness(of: snapshot, after: now)
-        }
+        if !isRemoved { stalenessDeadline = readTally { $0.nextStaleness(of: snapshot, after: now) } ?? nil }
         dropEmptyAudience()
         let next =
             switch (collectionDeadline, stalenessDeadline) {
