@@ -22,8 +22,14 @@ package struct FetchRequest: Sendable {
     /// `meta`, kept out of line: every entry keeps its last request, and most requests have none (row (i)).
     private var metaBox: Boxed<any Sendable>?
     /// How long the entry stays once unused, as a caller (`fetchQuery(gcTime:)`) asks; the entry keeps the
-    /// longest it was told, as for observers.
-    package var gcTime: GCTime?
+    /// longest it was told, as for observers. To the nanosecond.
+    package var gcTime: GCTime? {
+        get { packedGCTime.gcTime }
+        set { packedGCTime = PackedGCTime(newValue) }
+    }
+    /// `gcTime` in 8 bytes: with it the request is 80 bytes, and its box (every entry keeps its last request) a
+    /// 112-byte malloc chunk instead of 128 (row (i)).
+    private var packedGCTime = PackedGCTime(nil)
 
     package init<Value: Sendable>(
         fetch: @escaping @Sendable () async throws -> Value,

@@ -14,6 +14,9 @@ package final class QueryCacheEntry: Sendable {
     /// The entry's state behind its one lock (internal for the extensions in the files beside this one).
     struct Storage: Sendable {
         var machine: EntryStateMachine
+        /// Whether the client's memory ledger lists the entry as idle (it starts in use by its maker). Next to
+        /// the machine, in the bytes its last field leaves: the state stays 256 bytes (row (i)).
+        var reportedIdle = false
         /// What follows the entry's changes, in the order they came: an entry nobody observes (a
         /// `setQueryData`, a prefetch, a hydrated query) tells no one.
         var listeners: [(id: UInt64, listener: any EntryListener)] = []
@@ -23,8 +26,6 @@ package final class QueryCacheEntry: Sendable {
         var continuations: [EntryWaiter: Answer] = [:]
         /// The read of a network store in flight, which concurrent reads of the entry share.
         var storeRead: TrackedTask<CachedValue<any Sendable>?>?
-        /// Whether the client's memory ledger lists the entry as idle (it starts in use by its maker).
-        var reportedIdle = false
     }
 
     /// A waiter's answer, registered in the lock hold that sends the event naming the waiter.
