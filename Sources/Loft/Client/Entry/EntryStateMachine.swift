@@ -301,8 +301,8 @@ package struct EntryStateMachine: Sendable {
     /// Whether a caller's `gcTime` leaves the entry's as it is: no longer than what the entry keeps already.
     package func keepsGCTime(_ gcTime: GCTime?) -> Bool {
         guard let gcTime else { return true }
-        // While no one gave one, only the defaults' own (compared as precisely as it is kept) leaves it as is.
-        return observerGCTime.map { gcTime <= $0 } ?? (PackedGCTime.rounded(gcTime) == defaultGCTime)
+        // While no one gave one, only the defaults' own (compared packed, as precisely as it is kept) leaves it.
+        return observerGCTime.map { gcTime <= $0 } ?? (PackedGCTime(gcTime) == packedDefaultGCTime)
     }
 
     /// Whether the entry may be evicted: nobody observes it and it is not fetching (what makes it collectable

@@ -2,7 +2,7 @@
 /// `.infinity`, `Int64.min` for none. What every entry keeps of its defaults and of its last request (row (i)).
 ///
 /// A duration is kept to the nanosecond (clamped to what 63 bits hold, about 292 years), as the entry's
-/// deadlines are; `rounded(_:)` gives the same precision to a value compared with a packed one.
+/// deadlines are: a value compared with a packed one is packed first, so both have that precision.
 struct PackedGCTime: Sendable, Equatable {
     private let nanoseconds: Int64
 
@@ -13,7 +13,8 @@ struct PackedGCTime: Sendable, Equatable {
         switch gcTime {
         case nil: nanoseconds = Self.none
         case .infinity: nanoseconds = Self.infinity
-        case .duration(let duration): nanoseconds = Self.nanoseconds(of: duration)
+        // `Duration.nanoseconds` saturates at Int64's bounds, which are the markers: kept clear of them.
+        case .duration(let duration): nanoseconds = min(max(duration.nanoseconds, Self.none + 1), Self.infinity - 1)
         }
     }
 
@@ -24,19 +25,5 @@ struct PackedGCTime: Sendable, Equatable {
         case Self.infinity: .infinity
         default: .duration(.nanoseconds(nanoseconds))
         }
-    }
-
-    /// `gcTime` as it reads once packed: to the nanosecond.
-    static func rounded(_ gcTime: GCTime) -> GCTime {
-        PackedGCTime(gcTime).gcTime ?? gcTime
-    }
-
-    /// `duration` in whole nanoseconds (toward zero), kept clear of the two markers.
-    private static func nanoseconds(of duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        guard !overflow, !overflowAgain else { return seconds < 0 ? none + 1 : infinity - 1 }
-        return min(max(total, none + 1), infinity - 1)
     }
 }
