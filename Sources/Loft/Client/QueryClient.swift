@@ -14,7 +14,8 @@ import Synchronization
 /// - All time (freshness, garbage collection, retries, polling) is read from `scheduler`; a test passes a
 ///   `TestScheduler` and advances it.
 /// - Bulk operations (invalidate, refetch, remove, reset, cancel, isFetching) take a key prefix, `exact:` and
-///   a `QueryFilter`; they find the matching entries through a prefix index, never by scanning every key.
+///   a `QueryFilter`; they find the matching entries through a prefix index, never by scanning every key (the index is made by
+///   the first lookup under a prefix, in one pass; a client used by key alone keeps none).
 /// - `setFocused(_:)` and `setOnline(_:)` drive the focus and reconnect triggers and resume paused fetches.
 /// - `events` reports every entry added, updated or removed and every fetch started or finished, with why.
 /// - Thread-safe; no lock is held while a fetcher, an observer or a subscriber runs.
@@ -24,7 +25,9 @@ public final class QueryClient: Sendable {
 
     struct State: Sendable {
         var entries: [QueryKey: QueryCacheEntry] = [:]
-        var index = KeyIndex()
+        /// The keys by prefix, made by the first lookup under a prefix (one pass over the keys) and kept in step
+        /// from then on: a client used by key alone (a service's `fetchQuery`) keeps none (row (i)).
+        var index: KeyIndex?
         /// The tags the queries of each entry declared (`QueryOptions.tags`).
         var tags = TagIndex()
         /// Defaults by key prefix (`setQueryDefaults`).
@@ -174,7 +177,7 @@ public final class QueryClient: Sendable {
             let defaults = state.defaults(for: key, fallback: defaults)
             let entry = QueryCacheEntry(key: key, context: context, defaults: defaults)
             state.entries[key] = entry
-            state.index.insert(key)
+            state.index?.insert(key)
             context.ledger?.add(entry)
             return (entry, true, state.orphans.removeValue(forKey: key) ?? [])
         }
@@ -202,13 +205,12 @@ public final class QueryClient: Sendable {
         state.withLock { $0.entries[key] }
     }
 
-    /// The entries under `prefix` (or exactly `prefix`) that pass `filter`, found through the prefix index.
+    /// The entries under `prefix` (or exactly `prefix`) that pass `filter`, found through the prefix index
+    /// (`State.entries(matching:exact:)`).
     package func entries(
         matching prefix: QueryKey, exact: Bool, filter: QueryFilter = .all
     ) -> [QueryCacheEntry] {
-        let found = state.withLock { state in
-            state.index.keys(withPrefix: prefix, exact: exact).compactMap { state.entries[$0] }
-        }
+        let found = state.withLock { state in state.entries(matching: prefix, exact: exact) }
         guard !filter.isTrivial else { return found }
         let now = scheduler.now
         return found.filter { filter.matches($0.info(at: now)) }
@@ -256,7 +258,7 @@ public final class QueryClient: Sendable {
         let removed = state.withLock { state -> Bool in
             guard state.entries[entry.key] === entry else { return false }
             state.entries[entry.key] = nil
-            state.index.remove(entry.key)
+            state.index?.remove(entry.key)
             state.tags.remove(entry.key)
             context.ledger?.remove(entry)
             return true

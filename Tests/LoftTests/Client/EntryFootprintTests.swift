@@ -8,18 +8,26 @@ import Testing
 @Suite struct EntryFootprintTests {
     @Test("an entry's state stays within its inline budget: rarely used parts are kept out of line")
     func inlineState() {
-        // 256 bytes (409, 353, 345, 273, then 265 before): the fetch, the audience (observers, waiters and what
-        // they gave), the observers' summary and the persistence each one pointer, the deadlines, the store's
-        // version and the defaults' `gcTime` 8 bytes each; ids come from the client's counter. With the object's
-        // header and the lock, the entry's state is one allocation of 312 bytes (a malloc chunk of 320): one
-        // byte more and it takes the next chunk. A field added inline shows here first.
-        #expect(MemoryLayout<QueryCacheEntry.Storage>.size <= 256)
+        // 192 bytes (409, 353, 345, 273, 265, then 256 before): the fetch, the audience (observers, waiters and
+        // what they gave), the attachments (listeners, views, waiters' answers), the observers' summary and the
+        // persistence each one pointer, the deadlines, the store's version and the defaults' `gcTime` 8 bytes
+        // each, the change and fetch counters 4 bytes each; the snapshot packed to 94 bytes; ids come from the
+        // client's counter. With the object's header and the lock, the entry's state is one allocation of 248
+        // bytes (a malloc chunk of 256): one byte more and it takes the next chunk. A field added inline shows
+        // here first.
+        #expect(MemoryLayout<QueryCacheEntry.Storage>.size <= 192)
+        #expect(MemoryLayout<EntrySnapshot>.size <= 94)
         #expect(MemoryLayout<EntryAudience>.size <= 80)
         #expect(MemoryLayout<ObserverTally>.size <= 24)
         // Every entry keeps its last request: its `meta` is one pointer (98 bytes, then 66), its fetcher the
         // caller's closure in an existential (90: 24 more inline, and no closure allocated around it), its
         // `gcTime` 8 bytes (80 now: with the box's header, a malloc chunk of 112 instead of 128).
         #expect(MemoryLayout<FetchRequest>.size <= 80)
+        // Out of line while unused (one pointer each, made on first use): the listeners, views, waiters' answers
+        // and store read (`EntryAttachments`), and the audience.
+        #expect(MemoryLayout<[EntryAttachments]>.size == 8)
+        // The collection alarm every entry sets: 40 bytes in the timer queue's heap (48 before).
+        #expect(MemoryLayout<TimerQueue.Deadline>.size <= 40)
     }
 
     @Test("a fetch that settled leaves no waiter and no continuation buffer in its entry")

@@ -1,27 +1,50 @@
 /// Everything a cache entry knows at one moment, with its data type-erased (typed views are `QuerySnapshot`).
 package struct EntrySnapshot: Sendable {
-    // The one-byte fields follow `data`, in the bytes its optional leaves free: the fields are laid out in this
-    // order, and every cache entry holds a snapshot.
+    // In an order that leaves no padding inside (every cache entry holds a snapshot, row (i)): the 8-byte
+    // fields, the 4-byte counts, `staleTime`'s 18 bytes, then the one-byte fields in the two its end leaves
+    // before the next 8-byte boundary and the ones after.
     package var data: (any Sendable)?
+    /// Bumped each time `data` is replaced by a value that is not equal to it: a typed view runs `select` again
+    /// only when it changes.
+    package var dataVersion: UInt64 = 0
+    package var error: (any Error)?
+    /// Kept out of line: an entry that is not fetching pays one pointer for it.
+    private var fetchMetaBox: Boxed<any Sendable>?
+    /// `dataUpdatedAt` in nanoseconds since the epoch, `Int64.min` for none: an optional instant takes 9 bytes.
+    private var dataUpdatedAtNanoseconds = Int64.min
+    private var storedFailureCount: Int32 = 0
+    private var storedObserverCount: Int32 = 0
+    /// The freshness the key is judged by (`ObserverTally.staleTime`): what a consumer without a `staleTime` of
+    /// its own reads `isStale` with. Nil without enabled observers.
+    package var staleTime: StaleTime?
     package var status: QueryStatus = .pending
     package var fetchStatus: FetchStatus = .idle
     /// Set by `invalidateQueries` and by a failed fetch: stale whatever `staleTime` says, until the next success.
     package var isInvalidated = false
     /// The data was read back from the persistent cache and no fetch has replaced it yet.
     package var isRestored = false
-    /// Bumped each time `data` is replaced by a value that is not equal to it: a typed view runs `select` again
-    /// only when it changes.
-    package var dataVersion: UInt64 = 0
-    package var dataUpdatedAt: SchedulerInstant?
-    package var error: (any Error)?
-    /// Failures of the current (or last) fetch, retries included; reset by a success.
-    package var failureCount = 0
-    package var observerCount = 0
-    /// The freshness the key is judged by (`ObserverTally.staleTime`): what a consumer without a `staleTime` of
-    /// its own reads `isStale` with. Nil without enabled observers.
-    package var staleTime: StaleTime?
-    /// Kept out of line: an entry that is not fetching pays one pointer for it.
-    private var fetchMetaBox: Boxed<any Sendable>?
+
+    /// When the data was last written (nil before any). An instant at `Int64.min` nanoseconds, which no clock
+    /// gives, is kept one nanosecond later: that value marks "none".
+    package var dataUpdatedAt: SchedulerInstant? {
+        get {
+            dataUpdatedAtNanoseconds == .min ? nil : SchedulerInstant(nanosecondsSinceEpoch: dataUpdatedAtNanoseconds)
+        }
+        set { dataUpdatedAtNanoseconds = newValue.map { max($0.nanosecondsSinceEpoch, .min + 1) } ?? .min }
+    }
+
+    /// Failures of the current (or last) fetch, retries included; reset by a success. Kept in 4 bytes (a count
+    /// past `Int32.max` stays there).
+    package var failureCount: Int {
+        get { Int(storedFailureCount) }
+        set { storedFailureCount = Int32(clamping: newValue) }
+    }
+
+    /// How many observers the entry has. Kept in 4 bytes, as `failureCount`.
+    package var observerCount: Int {
+        get { Int(storedObserverCount) }
+        set { storedObserverCount = Int32(clamping: newValue) }
+    }
 
     /// The `meta` of the fetch in flight (nil when idle): which page an infinite query is fetching.
     package var fetchMeta: (any Sendable)? {

@@ -36,9 +36,11 @@ package struct EntryStateMachine: Sendable {
     // Read by the storage; written only by the event handlers (in this file and its extensions).
     // In an order that leaves little padding: every cache entry holds one machine.
     package let key: QueryKey
-    package internal(set) var snapshot = EntrySnapshot()
-    /// Bumped by every change that observers must hear of.
-    package internal(set) var version: UInt64 = 0
+    // The change and fetch counters in 4 bytes each, side by side (row (i)): both are only compared for
+    // equality, and wrap; a view 2^32 changes behind, or a fetch still in flight 2^32 fetches later, is not a
+    // case.
+    private var changeNumber: UInt32 = 0
+    private var fetchNumber: UInt32 = 0
     /// The fetch in flight, kept out of line: an idle entry pays one pointer for it.
     private var fetchBox: Boxed<Fetch>?
     /// Observers, waiters and what they gave, out of line: none or one, copied on write. Read and written
@@ -63,9 +65,22 @@ package struct EntryStateMachine: Sendable {
     private var storeVersionValue = Int64.min
     private var collectionNanoseconds = Int64.max
     private var alarmNanoseconds = Int64.max
-    var nextFetchID: UInt64 = 0
+    /// After the 8-byte fields: it ends in one-byte fields, which the next one follows without padding.
+    package internal(set) var snapshot = EntrySnapshot()
     /// Last: the one-byte field that ends the machine lets the storage put its own flag in the bytes after it.
     package internal(set) var isRemoved = false
+
+    /// Bumped by every change that observers must hear of.
+    package internal(set) var version: UInt64 {
+        get { UInt64(changeNumber) }
+        set { changeNumber = UInt32(truncatingIfNeeded: newValue) }
+    }
+
+    /// The id of the last fetch started (the next one's once bumped).
+    var nextFetchID: UInt64 {
+        get { UInt64(fetchNumber) }
+        set { fetchNumber = UInt32(truncatingIfNeeded: newValue) }
+    }
 
     /// Makes the machine of an entry that nobody observes yet.
     ///

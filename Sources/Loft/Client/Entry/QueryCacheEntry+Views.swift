@@ -39,6 +39,7 @@ extension QueryCacheEntry {
             guard let slot = storage.views[identity] else { return nil }
             guard slot.count > 1 else {
                 storage.views[identity] = nil
+                storage.dropEmptyAttachments()
                 return slot.view
             }
             storage.views[identity] = (slot.view, slot.count - 1)

@@ -17,15 +17,9 @@ package final class QueryCacheEntry: Sendable {
         /// Whether the client's memory ledger lists the entry as idle (it starts in use by its maker). Next to
         /// the machine, in the bytes its last field leaves: the state stays 256 bytes (row (i)).
         var reportedIdle = false
-        /// What follows the entry's changes, in the order they came: an entry nobody observes (a
-        /// `setQueryData`, a prefetch, a hydrated query) tells no one.
-        var listeners: [(id: UInt64, listener: any EntryListener)] = []
-        /// The typed views its observers share, with how many follow each.
-        var views: [ViewIdentity: (view: any SharedEntryView, count: Int)] = [:]
-        /// How to answer the waiters the machine knows: a task's continuation, or an outcome kept for later.
-        var continuations: [EntryWaiter: Answer] = [:]
-        /// The read of a network store in flight, which concurrent reads of the entry share.
-        var storeRead: TrackedTask<CachedValue<any Sendable>?>?
+        /// The listeners, views, waiters' answers and store read (`EntryAttachments`): none or one, made on first
+        /// use. Read and written only through the properties of `EntryAttachments.swift`.
+        var attachmentStorage: [EntryAttachments] = []
     }
 
     /// A waiter's answer, registered in the lock hold that sends the event naming the waiter.
@@ -65,7 +59,10 @@ package final class QueryCacheEntry: Sendable {
         // A strong capture, released when the token is cancelled: a weak reference would give every entry a
         // side table, and make each retain of it (a scan of 10,000 entries) take the slow path.
         return Subscription(cancelsOnRelease: false) { [self] in
-            storage.withLock { $0.listeners.removeAll { $0.id == id } }
+            storage.withLock { storage in
+                storage.listeners.removeAll { $0.id == id }
+                storage.dropEmptyAttachments()
+            }
         }
     }
 
@@ -165,13 +162,13 @@ package final class QueryCacheEntry: Sendable {
     /// each is resumed once), in the order of their `resume` actions: a list, not a second table, so that
     /// answering 10,000 joined callers hashes each once.
     private static func takeContinuations(for actions: [EntryAction], from storage: inout Storage) -> [Answer?] {
-        guard !storage.continuations.isEmpty else { return [] }
+        guard storage.hasContinuations else { return [] }
         var taken: [Answer?] = []
         for case .resume(let waiter, _) in actions {
             taken.append(storage.continuations.removeValue(forKey: waiter))
         }
         // An emptied dictionary keeps its buffer: an idle entry should not (about 100 bytes a key, row (i)).
-        if storage.continuations.isEmpty { storage.continuations = [:] }
+        storage.dropEmptyAttachments()
         return taken
     }
 
@@ -315,7 +312,10 @@ package final class QueryCacheEntry: Sendable {
             if let running = state.storeRead { return running }
             let task = context.tracker.spawn { [self] in
                 let stored = await read()
-                storage.withLock { $0.storeRead = nil }
+                storage.withLock { storage in
+                    storage.storeRead = nil
+                    storage.dropEmptyAttachments()
+                }
                 return stored
             }
             state.storeRead = task

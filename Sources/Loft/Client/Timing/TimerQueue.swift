@@ -27,15 +27,33 @@ package final class TimerQueue: Sendable {
     }
 
     /// What a deadline wakes.
-    private enum Target: Sendable {
+    enum Target: Sendable {
         case timer(Key)
         case alarm(QueryKey, owner: UInt64)
     }
 
-    private struct Deadline: Comparable, Sendable {
+    /// One deadline in the heap: 40 bytes, not the 48 a `Target` field takes (its enum's tag after 24 bytes of
+    /// payload), one per entry (row (i)).
+    struct Deadline: Comparable, Sendable {
         let instant: SchedulerInstant
         let sequence: UInt64
-        let target: Target
+        /// The key to ring for an alarm; nil for a timer.
+        private let alarmKey: QueryKey?
+        /// The alarm's owner, or the timer's key.
+        private let id: UInt64
+
+        init(instant: SchedulerInstant, sequence: UInt64, target: Target) {
+            self.instant = instant
+            self.sequence = sequence
+            switch target {
+            case .timer(let key): (alarmKey, id) = (nil, key.id)
+            case .alarm(let key, let owner): (alarmKey, id) = (key, owner)
+            }
+        }
+
+        var target: Target {
+            alarmKey.map { .alarm($0, owner: id) } ?? .timer(Key(id: id))
+        }
 
         static func < (lhs: Deadline, rhs: Deadline) -> Bool {
             (lhs.instant, lhs.sequence) < (rhs.instant, rhs.sequence)
