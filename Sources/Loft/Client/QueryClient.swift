@@ -24,7 +24,7 @@ public final class QueryClient: Sendable {
     public static let shared = QueryClient()
 
     struct State: Sendable {
-        var entries: [QueryKey: QueryCacheEntry] = [:]
+        var entries = EntryTable()
         /// The keys by prefix, made by the first lookup under a prefix (one pass over the keys) and kept in step
         /// from then on: a client used by key alone (a service's `fetchQuery`) keeps none (row (i)).
         var index: KeyIndex?
@@ -176,7 +176,7 @@ public final class QueryClient: Sendable {
             if let existing = state.entries[key] { return (existing, false, []) }
             let defaults = state.defaults(for: key, fallback: defaults)
             let entry = QueryCacheEntry(key: key, context: context, defaults: defaults)
-            state.entries[key] = entry
+            state.entries.insert(entry)
             state.index?.insert(key)
             context.ledger?.add(entry)
             return (entry, true, state.orphans.removeValue(forKey: key) ?? [])
@@ -257,7 +257,7 @@ public final class QueryClient: Sendable {
     ) {
         let removed = state.withLock { state -> Bool in
             guard state.entries[entry.key] === entry else { return false }
-            state.entries[entry.key] = nil
+            state.entries.remove(entry.key)
             state.index?.remove(entry.key)
             state.tags.remove(entry.key)
             context.ledger?.remove(entry)

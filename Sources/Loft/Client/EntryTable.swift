@@ -1,0 +1,94 @@
+/// A client's entries by key: a hash table of the entries themselves (each holds its key), 8 bytes a slot
+/// instead of a dictionary's 24 (a key and a reference), open addressing with linear probing.
+///
+/// **Behavior**
+/// - A slot is found from the key's hash, computed when the key was made (seeded per process, as every
+///   `Hashable` hash is), and compared with the entry's key (hash first, then parts).
+/// - At most three quarters full: it doubles before an insertion would fill more. It does not shrink, as a
+///   dictionary does not.
+/// - A removal shifts the entries after it back into the gap (no tombstones): a table whose keys churn (a
+///   service evicting under its budget) keeps its probes as short as a fresh one's.
+struct EntryTable: Sendable {
+    /// A power of two (or none before the first insertion).
+    private var slots: [QueryCacheEntry?] = []
+    /// How many entries it holds.
+    private(set) var count = 0
+
+    /// The entry of `key`, if any.
+    subscript(key: QueryKey) -> QueryCacheEntry? {
+        guard let index = slot(of: key) else { return nil }
+        return slots[index]
+    }
+
+    /// Every entry, in no particular order.
+    var values: [QueryCacheEntry] {
+        slots.compactMap { $0 }
+    }
+
+    /// Every key, in no particular order.
+    var keys: [QueryKey] {
+        slots.compactMap { $0?.key }
+    }
+
+    /// Adds `entry`, replacing the one of its key if any.
+    mutating func insert(_ entry: QueryCacheEntry) {
+        if let index = slot(of: entry.key) {
+            slots[index] = entry
+            return
+        }
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        var index = home(of: entry.key)
+        while slots[index] != nil { index = (index + 1) & mask }
+        slots[index] = entry
+        count += 1
+    }
+
+    /// Removes the entry of `key` and returns it (nil when there is none).
+    @discardableResult
+    mutating func remove(_ key: QueryKey) -> QueryCacheEntry? {
+        guard var hole = slot(of: key) else { return nil }
+        let removed = slots[hole]
+        // Backward shift: each entry after the gap, up to the next empty slot, moves into the gap unless its
+        // home lies after the gap (cyclically), where a probe for it would not pass the gap.
+        var next = (hole + 1) & mask
+        while let entry = slots[next] {
+            let home = home(of: entry.key)
+            if (next - home) & mask >= (next - hole) & mask {
+                slots[hole] = entry
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole] = nil
+        count -= 1
+        return removed
+    }
+
+    private var mask: Int { slots.count - 1 }
+
+    private func home(of key: QueryKey) -> Int {
+        key._rawHashValue(seed: 0) & mask
+    }
+
+    /// The slot holding `key`'s entry, if any.
+    private func slot(of key: QueryKey) -> Int? {
+        guard count > 0 else { return nil }
+        var index = home(of: key)
+        while let entry = slots[index] {
+            if entry.key == key { return index }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    /// Doubles the slots (8 at first) and places every entry again.
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: nil, count: max(8, old.count * 2))
+        for case let entry? in old {
+            var index = home(of: entry.key)
+            while slots[index] != nil { index = (index + 1) & mask }
+            slots[index] = entry
+        }
+    }
+}
