@@ -6,7 +6,9 @@ import Testing
 /// The client's table of entries (`EntryTable`) against a dictionary, through growth, wrap-around and removals
 /// that shift entries back.
 @Suite struct EntryTableTests {
-    @Test("the entry table finds what a dictionary finds, through insertions, replacements and removals", arguments: 0..<4)
+    @Test(
+        "the entry table finds what a dictionary finds, through insertions, replacements and removals",
+        arguments: 0..<4)
     func model(seed: UInt64) {
         let client = TestQueryClient().client
         var random = SeededRandom(seed: 0x7AB1E + seed)
