@@ -101,6 +101,14 @@
             #expect(throws: HostSignalError.self) { try source.start { _ in } }
         }
 
+        @Test("a pressure-stall trigger is registered with its threshold and window in microseconds")
+        func stallRegistration() {
+            let trigger = PressureStallSource.Trigger.stall(
+                "some", .milliseconds(100), within: .seconds(2), on: "/proc/pressure/memory", .warning)
+            #expect(trigger.registration == "some 100000 2000000")
+            #expect(trigger.level == .warning && trigger.path == "/proc/pressure/memory")
+        }
+
         @Test("the pressure source reports each wake of a trigger file stand-in, and the client trims")
         func pressureStandIn() async throws {
             let folder = TemporaryDirectory()

@@ -19,11 +19,9 @@
             static func stall(
                 _ kind: String, _ threshold: Duration, within window: Duration, on path: String, _ level: MemoryPressure
             ) -> Trigger {
-                let microseconds = { (duration: Duration) in
-                    duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-                }
-                return Trigger(
-                    path: path, registration: "\(kind) \(microseconds(threshold)) \(microseconds(window))",
+                // The kernel takes both in microseconds.
+                Trigger(
+                    path: path, registration: "\(kind) \(threshold.nanoseconds / 1_000) \(window.nanoseconds / 1_000)",
                     level: level, events: Int16(POLLPRI))
             }
         }
