@@ -75,21 +75,10 @@ extension QueryClient {
     /// The entries that `trigger` may refetch at `now`: one atomic read each, under the client's lock; the
     /// rest pay nothing more (10,000 entries of which 100 are stale cost 100 events, not 10,000).
     ///
-    /// The array is allocated once at its size (counted first): growing it by doubling would make an
-    /// allocation of a kilobyte or more, for which the C allocator first merges every small block freed since
-    /// the last one, a cost that has nothing to do with the work.
+    /// The array is allocated once at its size (`EntryTable.filter`, which counts first): growing it by doubling
+    /// would make an allocation of a kilobyte or more, for which the C allocator first merges every small block
+    /// freed since the last one, a cost that has nothing to do with the work.
     private func entries(refetchingOn trigger: ObserverTally.Trigger, at now: SchedulerInstant) -> [QueryCacheEntry] {
-        state.withLock { state in
-            let entries = state.entries.values
-            var due: [QueryCacheEntry] = []
-            // Reads through the index borrow each entry: a `for` loop would retain and release every one.
-            due.reserveCapacity(entries.count { $0.mayRefetch(on: trigger, at: now) })
-            var index = entries.startIndex
-            while index != entries.endIndex {
-                if entries[index].mayRefetch(on: trigger, at: now) { due.append(entries[index]) }
-                entries.formIndex(after: &index)
-            }
-            return due
-        }
+        state.withLock { state in state.entries.filter { $0.mayRefetch(on: trigger, at: now) } }
     }
 }
