@@ -7,7 +7,9 @@ import NIOConcurrencyHelpers
 final class EventLog<Event: Sendable>: Sendable {
     private struct State {
         var events: [Event] = []
-        var waiters: [(isMet: @Sendable ([Event]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(id: Int, isMet: @Sendable ([Event]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
+            []
+        var nextWaiter = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -20,15 +22,30 @@ final class EventLog<Event: Sendable>: Sendable {
 
     var events: [Event] { state.withLockedValue { $0.events } }
 
-    /// Returns once `isMet` holds for the events recorded (at once if it does).
+    /// Returns once `isMet` holds for the events recorded (at once if it does), or once the calling task is
+    /// cancelled: the suite's time limit cancels a test whose wait would never end, which then fails on what it
+    /// expected instead of hanging.
     func until(_ isMet: @escaping @Sendable ([Event]) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLockedValue { state -> Bool in
-                if isMet(state.events) { return true }
-                state.waiters.append((isMet, continuation))
-                return false
+        let id = state.withLockedValue { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Under the lock that the cancellation handler takes too: a cancellation that came before this
+                // is seen here, one that comes after finds the waiter.
+                let now = state.withLockedValue { state -> Bool in
+                    if isMet(state.events) || Task.isCancelled { return true }
+                    state.waiters.append((id, isMet, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let cancelled = state.withLockedValue { state in
+                state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0).continuation }
+            }
+            cancelled?.resume()
         }
     }
 
