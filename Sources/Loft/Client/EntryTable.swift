@@ -51,9 +51,7 @@ struct EntryTable: Sendable {
             return
         }
         if (count + 1) * 4 > slots.count * 3 { grow() }
-        var index = home(of: entry.key)
-        while slots[index] != nil { index = (index + 1) & mask }
-        slots[index] = entry
+        place(entry)
         count += 1
     }
 
@@ -99,10 +97,13 @@ struct EntryTable: Sendable {
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: nil, count: max(8, old.count * 2))
-        for case let entry? in old {
-            var index = home(of: entry.key)
-            while slots[index] != nil { index = (index + 1) & mask }
-            slots[index] = entry
-        }
+        for case let entry? in old { place(entry) }
+    }
+
+    /// Puts `entry` in the first empty slot from its home (its key is not in the table).
+    private mutating func place(_ entry: QueryCacheEntry) {
+        var index = home(of: entry.key)
+        while slots[index] != nil { index = (index + 1) & mask }
+        slots[index] = entry
     }
 }

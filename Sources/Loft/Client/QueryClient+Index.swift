@@ -5,7 +5,7 @@ extension QueryClient.State {
     /// the client's lock) and kept in step by every entry added or removed after.
     mutating func entries(matching prefix: QueryKey, exact: Bool) -> [QueryCacheEntry] {
         if exact { return entries[prefix].map { [$0] } ?? [] }
-        if prefix.parts.isEmpty { return Array(entries.values) }
+        if prefix.parts.isEmpty { return entries.values }
         if index == nil {
             var made = KeyIndex()
             for key in entries.keys { made.insert(key) }
