@@ -14,7 +14,10 @@ let package = Package(
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
-        .target(name: "Signals"),
+        // The futex calls of `Locked`'s lock on Linux (C: Swift does not import the variadic `syscall`).
+        .target(name: "CFutex"),
+        .target(
+            name: "Signals", dependencies: [.target(name: "CFutex", condition: .when(platforms: [.linux, .android]))]),
         .target(name: "Loft", dependencies: ["Signals"]),
         .target(name: "LoftTesting", dependencies: ["Loft"]),
         .target(name: "LoftPlayground", dependencies: ["Loft"], path: "Playground", exclude: ["Fixtures", "Main"]),

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -5,13 +7,32 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+#if canImport(CFutex)
+    internal import CFutex
+#endif
 
 #if canImport(Darwin)
     @usableFromInline
     package typealias LockPrimitive = os_unfair_lock
 #else
+    /// The lock on Linux: one 32-bit word (a `pthread_mutex_t` is 40 bytes, and every cache entry has a lock:
+    /// row (i)). 0 is free, 1 held, 2 held with threads (perhaps) asleep on it. Taking it is one
+    /// compare-and-exchange when free; a thread that finds it held marks it 2 and sleeps in the kernel (a futex)
+    /// until a release wakes one sleeper. Both sides are atomics with acquire and release orderings in Swift, so
+    /// the thread sanitizer sees every hand-over, the contended ones included.
+    ///
+    /// A debug build also keeps the holder's thread, so that a re-entrant `withLock` stops instead of deadlocking.
     @usableFromInline
-    package typealias LockPrimitive = pthread_mutex_t
+    package struct LockPrimitive: ~Copyable {
+        /// First, so that the lock's address is the word's (the futex's address).
+        @usableFromInline let word = Atomic<UInt32>(0)
+        #if DEBUG
+            /// The thread holding the lock (its `pthread_self()`), 0 when none.
+            @usableFromInline let holder = Atomic<UInt>(0)
+        #endif
+
+        @usableFromInline init() {}
+    }
 #endif
 
 /// The project's one lock: a value of `State` that is only ever touched with the lock held. Public so that
@@ -22,11 +43,12 @@
 /// hits.withLock { $0 += 1 }
 /// ```
 ///
-/// It is a pthread mutex on Linux (error-checking in debug builds, so a re-entrant `withLock` crashes a test
-/// instead of deadlocking it) and an `os_unfair_lock` on Apple platforms. `Synchronization.Mutex` is not used
-/// because the thread sanitizer cannot see its contended path on Linux and would report false races.
+/// It is a 4-byte futex lock on Linux (`LockPrimitive`: its debug builds check for a re-entrant `withLock`,
+/// which crashes a test instead of deadlocking it) and an `os_unfair_lock` on Apple platforms.
+/// `Synchronization.Mutex` is not used because the thread sanitizer cannot see its contended path on Linux (the
+/// kernel hands the lock over) and would report false races.
 ///
-/// The state and the mutex share one allocation. `Locked` is a reference: copies share the same lock.
+/// The state and the lock share one allocation. `Locked` is a reference: copies share the same lock.
 ///
 /// > Important: never call out (a subscriber, a user closure, a continuation, a scheduler) inside `body`:
 /// > compute what to do under the lock, release it, then act.
@@ -86,13 +108,13 @@ package enum HeldLocks {
     }
 }
 
-// Safety: the state is read and written only inside `withLock`, which holds the mutex for the whole access;
-// the mutex lives in the same heap object as the state and never moves. Sendable only when the state is, so
+// Safety: the state is read and written only inside `withLock`, which holds the lock for the whole access;
+// the lock lives in the same heap object as the state and never moves. Sendable only when the state is, so
 // a value that must not cross threads cannot be smuggled out of `withLock`. (`ManagedBuffer` is explicitly not
 // Sendable, hence the unchecked conformance on this wrapper.)
 extension Locked: @unchecked Sendable where State: Sendable {}
 
-/// The state (the header) and the mutex (the one element) in a single heap object.
+/// The state (the header) and the lock (the one element) in a single heap object.
 @usableFromInline
 final class LockedStorage<State>: ManagedBuffer<State, LockPrimitive> {
     @inlinable
@@ -103,7 +125,7 @@ final class LockedStorage<State>: ManagedBuffer<State, LockPrimitive> {
         return storage
     }
 
-    // The header (the state) is destroyed by `ManagedBuffer` itself; the element (the mutex) is ours.
+    // The header (the state) is destroyed by `ManagedBuffer` itself; the element (the lock) is ours.
     @inlinable
     deinit {
         withUnsafeMutablePointerToElements { LockOperations.destroy($0) }
@@ -117,26 +139,20 @@ enum LockOperations {
         #if canImport(Darwin)
             lock.initialize(to: os_unfair_lock())
         #else
-            var attributes = pthread_mutexattr_t()
-            pthread_mutexattr_init(&attributes)
-            #if DEBUG
-                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-            #endif
-            let status = pthread_mutex_init(lock, &attributes)
-            pthread_mutexattr_destroy(&attributes)
-            precondition(status == 0, "Locked: pthread_mutex_init failed with \(status)")
+            lock.initialize(to: LockPrimitive())
         #endif
     }
 
     @usableFromInline
     static func destroy(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if !canImport(Darwin)
-            pthread_mutex_destroy(lock)
+            lock.deinitialize(count: 1)
         #endif
     }
 
-    /// Inlined at each `withLock`, so that taking the lock costs the C library's call alone; a failure (only a
-    /// re-entrant `withLock` in a debug build) stops in `fail`, kept out of line.
+    /// Inlined at each `withLock`: when the lock is free, taking it is one compare-and-exchange; a held lock is
+    /// waited for out of line (`waitAndLock`), and a re-entrant `withLock` (checked in debug builds) stops in
+    /// `fail`, out of line too.
     @inlinable @inline(__always)
     static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
@@ -145,8 +161,16 @@ enum LockOperations {
             #endif
             os_unfair_lock_lock(lock)
         #else
-            let status = pthread_mutex_lock(lock)
-            if status != 0 { fail(locking: true, status) }
+            #if DEBUG
+                let thread = currentThread()
+                if lock.pointee.holder.load(ordering: .relaxed) == thread { failReentrant() }
+            #endif
+            if !lock.pointee.word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+                waitAndLock(lock)
+            }
+            #if DEBUG
+                lock.pointee.holder.store(thread, ordering: .relaxed)
+            #endif
         #endif
     }
 
@@ -155,16 +179,46 @@ enum LockOperations {
         #if canImport(Darwin)
             os_unfair_lock_unlock(lock)
         #else
-            let status = pthread_mutex_unlock(lock)
-            if status != 0 { fail(locking: false, status) }
+            #if DEBUG
+                lock.pointee.holder.store(0, ordering: .relaxed)
+            #endif
+            // 2: a thread may be asleep on the lock; wake one, which marks it 2 again when it takes it (so a
+            // release after it wakes the next).
+            if lock.pointee.word.exchange(0, ordering: .releasing) == 2 { wakeOne(lock) }
         #endif
     }
 
-    /// Stops the program: locking or unlocking the mutex failed with `status`, which only a programming error
-    /// causes (a re-entrant `withLock`, which the debug build's error-checking mutex reports).
+    #if !canImport(Darwin)
+        /// Takes a held lock once it is released: marks it as waited for (2) and sleeps until a release wakes
+        /// this thread, then tries again. Whoever takes it this way leaves it marked 2, so that its release wakes
+        /// the next sleeper (at worst one futex call too many, never a sleeper left behind).
+        @usableFromInline @inline(never)
+        static func waitAndLock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+            while lock.pointee.word.exchange(2, ordering: .acquiring) != 0 {
+                loft_futex_wait(UnsafeMutableRawPointer(lock), 2)
+            }
+        }
+
+        @usableFromInline @inline(never)
+        static func wakeOne(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+            loft_futex_wake_one(UnsafeMutableRawPointer(lock))
+        }
+
+        #if DEBUG
+            @usableFromInline
+            static func currentThread() -> UInt {
+                #if canImport(Glibc)
+                    UInt(pthread_self())
+                #else
+                    UInt(bitPattern: pthread_self())
+                #endif
+            }
+        #endif
+    #endif
+
+    /// Stops the program: a thread called `withLock` on a lock it holds, which would deadlock (debug builds).
     @usableFromInline @inline(never)
-    static func fail(locking: Bool, _ status: Int32) -> Never {
-        if locking { preconditionFailure("Locked: lock failed with \(status) (a re-entrant withLock?)") }
-        preconditionFailure("Locked: unlock failed with \(status)")
+    static func failReentrant() -> Never {
+        preconditionFailure("Locked: lock failed: this thread holds it already (a re-entrant withLock)")
     }
 }

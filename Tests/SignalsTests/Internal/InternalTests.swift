@@ -33,6 +33,34 @@ import Testing
         #expect(counter.withLock { $0 } == 80_000)
     }
 
+    #if !canImport(Darwin)
+        @Test(
+            "a thread that finds the lock held sleeps until the holder releases it, then takes it",
+            .timeLimit(.minutes(1)))
+        func contendedHandOver() {
+            let counter = Locked(0)
+            // The lock's word: 1 held, 2 held with a thread asleep on it.
+            let word: @Sendable () -> UInt32 = {
+                counter.storage.withUnsafeMutablePointerToElements { $0.pointee.word.load(ordering: .relaxed) }
+            }
+            concurrently(2) { index in
+                if index == 0 {
+                    counter.withLock { value in
+                        // Held until the other thread has found it held and gone to sleep on it.
+                        while word() != 2 {}
+                        value += 1
+                    }
+                } else {
+                    // Waits for the first thread to hold the lock, then asks for it.
+                    while word() == 0 {}
+                    counter.withLock { $0 += 10 }
+                }
+            }
+            #expect(counter.withLock { $0 } == 11)
+            #expect(word() == 0)
+        }
+    #endif
+
     @Test("a released lock releases its state")
     func releasesState() {
         weak var weakToken: Token?
