@@ -13,19 +13,25 @@ struct Instance {
     let link: PostgresFleetLink
     let log: EventLog<FleetLinkEvent>
 
-    init(table: String, url: String? = nil, reconnectDelay: Duration = .milliseconds(50)) throws {
+    init(
+        table: String, url: String? = nil, reconnectDelay: Duration = .milliseconds(50),
+        healthCheckInterval: Duration = .seconds(2)
+    ) throws {
         cache = try PostgresQueryCache(url: url ?? TestServer.url, table: table)
         client = QueryClient(
             cache: cache, cacheConfig: QueryCacheConfig(invalidationPolicy: .notExpires, usagePolicy: .useIfFetchFails),
             defaults: QueryDefaults(staleTime: .infinity))
-        link = PostgresFleetLink(client: client, cache: cache, reconnectDelay: reconnectDelay)
+        link = PostgresFleetLink(
+            client: client, cache: cache, reconnectDelay: reconnectDelay, healthCheckInterval: healthCheckInterval)
         log = EventLog(link.events)
     }
 
     /// Instances on one new table, listening.
-    static func fleet(_ count: Int) async throws -> [Instance] {
+    static func fleet(_ count: Int, healthCheckInterval: Duration = .seconds(2)) async throws -> [Instance] {
         let table = TestServer.uniqueTable()
-        let instances = try (0..<count).map { _ in try Instance(table: table) }
+        let instances = try (0..<count).map { _ in
+            try Instance(table: table, healthCheckInterval: healthCheckInterval)
+        }
         for instance in instances {
             instance.link.start()
             await instance.link.waitUntilListening()
@@ -202,7 +208,10 @@ struct Instance {
     }
 
     @Test func anInstanceWhoseListeningConnectionWasLostTreatsEverythingAsStale() async throws {
-        let fleet = try await Instance.fleet(1)
+        // The listening connection is found by its last statement, its LISTEN: no health check may run on it
+        // first (its `SELECT 1` would take the LISTEN's place, nothing would be ended, and the waits below would
+        // wait for a loss that never comes: on a loaded machine, the two seconds of the default passed once).
+        let fleet = try await Instance.fleet(1, healthCheckInterval: .seconds(3600))
         let instance = fleet[0]
         let clientEvents = EventLog(instance.client.events)
         _ = try await instance.client.fetchQuery(["user", 1]) { Profile(id: 1, name: "Ada") }
