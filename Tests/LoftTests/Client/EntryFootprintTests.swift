@@ -1,20 +1,8 @@
 import LoftTesting
+import Signals
 import Testing
 
 @testable import Loft
-@testable import Signals
-
-#if canImport(Glibc)
-    import Glibc
-
-    /// The bytes malloc gives for the allocation at `pointer` (its chunk less the 8-byte header): the C
-    /// library's `malloc_usable_size`, which the Glibc module does not declare.
-    private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int? {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_usable_size") else { return nil }
-        let function = unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer) -> Int).self)
-        return function(pointer)
-    }
-#endif
 
 /// What an entry costs when nobody uses it (row (i)): what it keeps inline, and that a settled fetch leaves
 /// no buffer behind.
@@ -50,26 +38,6 @@ import Testing
         // The collection alarm every entry sets: 40 bytes in the timer queue's heap (48 before).
         #expect(MemoryLayout<TimerQueue.Deadline>.size <= 40)
     }
-
-    #if canImport(Glibc)
-        @Test("an entry is two malloc chunks: its object of 80 bytes and its state of 224 (240 in debug builds)")
-        func mallocChunks() async throws {
-            let harness = TestQueryClient()
-            _ = try await harness.client.fetchQuery("k") { 1 }
-            let entry = try #require(harness.client.existingEntry(for: "k"))
-            // What malloc gives is the chunk less its 8-byte header: 72 usable bytes are an 80-byte chunk. The
-            // object: its header, the key (16), id, context, state and the two refetch mirrors. Eight bytes less
-            // would make it a 64-byte chunk.
-            #expect(mallocUsableSize(Unmanaged.passUnretained(entry).toOpaque()) == 72)
-            // The state: its header, the machine and the lock (one word; two in debug builds).
-            #if DEBUG
-                let state = 232
-            #else
-                let state = 216
-            #endif
-            #expect(mallocUsableSize(Unmanaged.passUnretained(entry.storage.storage).toOpaque()) == state)
-        }
-    #endif
 
     @Test("a fetch that settled leaves no waiter and no continuation buffer in its entry")
     func settledFetchLeavesNoBuffers() async throws {
