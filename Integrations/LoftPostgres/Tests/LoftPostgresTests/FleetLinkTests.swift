@@ -17,7 +17,9 @@ struct Instance {
         table: String, url: String? = nil, reconnectDelay: Duration = .milliseconds(50),
         healthCheckInterval: Duration = .seconds(2)
     ) throws {
-        cache = try PostgresQueryCache(url: url ?? TestServer.url, table: table)
+        // Calls wait up to 20 s, as `TestServer.cache`'s do: under the thread sanitizer on two loaded cores, a lock
+        // once took longer than the default 5 s.
+        cache = try PostgresQueryCache(url: url ?? TestServer.url, table: table, timeout: .seconds(20))
         client = QueryClient(
             cache: cache, cacheConfig: QueryCacheConfig(invalidationPolicy: .notExpires, usagePolicy: .useIfFetchFails),
             defaults: QueryDefaults(staleTime: .infinity))
