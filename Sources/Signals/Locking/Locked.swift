@@ -152,7 +152,7 @@ enum LockOperations {
 
     /// Inlined at each `withLock`: when the lock is free, taking it is one compare-and-exchange; a held lock is
     /// waited for out of line (`waitAndLock`), and a re-entrant `withLock` (checked in debug builds) stops in
-    /// `fail`, out of line too.
+    /// `failReentrant`, out of line too.
     @inlinable @inline(__always)
     static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
@@ -182,8 +182,7 @@ enum LockOperations {
             #if DEBUG
                 lock.pointee.holder.store(0, ordering: .relaxed)
             #endif
-            // 2: a thread may be asleep on the lock; wake one, which marks it 2 again when it takes it (so a
-            // release after it wakes the next).
+            // 2: a thread may be asleep on the lock (see `waitAndLock`).
             if lock.pointee.word.exchange(0, ordering: .releasing) == 2 { wakeOne(lock) }
         #endif
     }

@@ -17,9 +17,7 @@ struct Instance {
         table: String, url: String? = nil, reconnectDelay: Duration = .milliseconds(50),
         healthCheckInterval: Duration = .seconds(2)
     ) throws {
-        // Calls wait up to 20 s, as `TestServer.cache`'s do: under the thread sanitizer on two loaded cores, a lock
-        // once took longer than the default 5 s.
-        cache = try PostgresQueryCache(url: url ?? TestServer.url, table: table, timeout: .seconds(20))
+        cache = try PostgresQueryCache(url: url ?? TestServer.url, table: table, timeout: TestServer.timeout)
         client = QueryClient(
             cache: cache, cacheConfig: QueryCacheConfig(invalidationPolicy: .notExpires, usagePolicy: .useIfFetchFails),
             defaults: QueryDefaults(staleTime: .infinity))

@@ -23,9 +23,15 @@ enum TestServer {
         "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
 
-    /// A cache on a table of its own. Its calls wait up to 20 s, not the default 5 s: on a loaded two-core CI
-    /// machine a plain read once took longer than 5 s, and these tests are about what a call does, not how fast.
-    static func cache(table: String = uniqueTable(), timeout: Duration = .seconds(20)) throws -> PostgresQueryCache {
+    /// How long the tests' caches wait for a call, not the default 5 s: on a loaded two-core CI machine a plain
+    /// read once took longer than 5 s (and a lock, under the thread sanitizer), and these tests are about what a
+    /// call does, not how fast.
+    static let timeout: Duration = .seconds(20)
+
+    /// A cache on a table of its own, waiting `timeout` for a call unless told otherwise.
+    static func cache(table: String = uniqueTable(), timeout: Duration = TestServer.timeout) throws
+        -> PostgresQueryCache
+    {
         try PostgresQueryCache(url: url, table: table, timeout: timeout)
     }
 
