@@ -9,14 +9,16 @@ import Testing
 @Suite struct EntryFootprintTests {
     @Test("an entry's state stays within its inline budget: rarely used parts are kept out of line")
     func inlineState() {
-        // 192 bytes (409, 353, 345, 273, 265, then 256 before): the fetch, the audience (observers, waiters and
-        // what they gave), the attachments (listeners, views, waiters' answers), the observers' summary and the
-        // persistence each one pointer, the deadlines, the store's version and the defaults' `gcTime` 8 bytes
-        // each, the change and fetch counters 4 bytes each; the snapshot packed to 94 bytes; ids come from the
-        // client's counter. With the object's header and the lock, the entry's state is one allocation of 212
-        // bytes on Linux (a malloc chunk of 224; 248 and 256 with a `pthread_mutex_t`): four bytes more and it
-        // takes the next chunk. A field added inline shows here first.
-        #expect(MemoryLayout<QueryCacheEntry.Storage>.size <= 192)
+        // 162 bytes (409, 353, 345, 273, 265, 256, then 192 before): the fetch, the audience (observers, waiters
+        // and what they gave), the attachments (listeners, views, waiters' answers), the observers' summary, and
+        // the persistence with the store's version each one pointer; the last fetcher an existential (16); the
+        // deadlines and the defaults' `gcTime` 8 bytes each, the change and fetch counters 4 bytes each; the
+        // snapshot packed to 80 bytes; no copy of the key (the entry gives it with each event); ids from the
+        // client's counter. The storage ends in one-byte fields, so that on Linux the lock follows without
+        // padding: with the object's header, one allocation of 184 bytes, a malloc chunk of 192 (208, 224,
+        // then 256 with a `pthread_mutex_t`). One byte more and it takes the next chunk. A field added inline
+        // shows here first.
+        #expect(MemoryLayout<QueryCacheEntry.Storage>.size <= 162)
         #if !canImport(Darwin)
             // The lock: one 32-bit word (a debug build adds the holder's thread, to stop a re-entrant lock).
             #if DEBUG
@@ -25,13 +27,14 @@ import Testing
                 #expect(MemoryLayout<LockPrimitive>.size == 4)
             #endif
         #endif
-        #expect(MemoryLayout<EntrySnapshot>.size <= 94)
+        #expect(MemoryLayout<EntrySnapshot>.size <= 80)
         #expect(MemoryLayout<EntryAudience>.size <= 80)
         #expect(MemoryLayout<ObserverTally>.size <= 24)
-        // Every entry keeps its last request: its `meta` is one pointer (98 bytes, then 66), its fetcher the
-        // caller's closure in an existential (90: 24 more inline, and no closure allocated around it), its
-        // `gcTime` 8 bytes (80 now: with the box's header, a malloc chunk of 112 instead of 128).
-        #expect(MemoryLayout<FetchRequest>.size <= 80)
+        // A request is the fetcher object and what the call adds (reason, store checked, `gcTime`); every entry
+        // keeps its last fetcher, the caller's closure and the call's settings in one object (a 64-byte chunk;
+        // its last boxed request took 112).
+        #expect(MemoryLayout<FetchRequest>.size <= 32)
+        #expect(MemoryLayout<FetchSettings>.size <= 19)
         // Out of line while unused (one pointer each, made on first use): the listeners, views, waiters' answers
         // and store read (`EntryAttachments`), and the audience.
         #expect(MemoryLayout<[EntryAttachments]>.size == 8)

@@ -56,18 +56,18 @@ import Testing
     }
 
     private static func machine(observers: [Case], data: Data) -> EntryStateMachine {
-        var machine = EntryStateMachine(key: "m", gcTime: .seconds(300))
+        var machine = EntryStateMachine(gcTime: .seconds(300))
         let conditions = ClientEnvironment.Conditions()
         for (index, observer) in observers.enumerated() {
-            _ = machine.handle(.observerAdded(UInt64(index + 1), observer.observer), at: start, conditions: conditions)
+            _ = machine.handle(.observerAdded(UInt64(index + 1), observer.observer), of: "m", at: start, conditions: conditions)
         }
         if data != .none {
             _ = machine.handle(
-                .dataSet(1, updatedAt: start, .always, .local, nil, expecting: nil), at: start,
+                .dataSet(1, updatedAt: start, .always, .local, nil, expecting: nil), of: "m", at: start,
                 conditions: conditions)
         }
         if data == .invalidated {
-            _ = machine.handle(.invalidated(.none), at: start, conditions: conditions)
+            _ = machine.handle(.invalidated(.none), of: "m", at: start, conditions: conditions)
         }
         return machine
     }
@@ -77,7 +77,7 @@ import Testing
     ) -> Bool {
         var machine = machine
         let event: EntryEvent = trigger == .focus ? .focusRegained : .reconnected
-        let output = machine.handle(event, at: now, conditions: ClientEnvironment.Conditions())
+        let output = machine.handle(event, of: "m", at: now, conditions: ClientEnvironment.Conditions())
         return output.actions.contains {
             if case .refetch = $0 { return true }
             return false
@@ -135,11 +135,11 @@ import Testing
             observers: [Case(staleTime: .seconds(60)), Case(staleTime: .seconds(10), onFocus: .never)], data: .fresh)
         #expect(machine.firstRefetch(on: .focus) == Self.start + .seconds(60))
         #expect(machine.firstRefetch(on: .reconnect) == Self.start + .seconds(10))
-        _ = machine.handle(.observerChanged(1, Case(onFocus: .always).observer), at: Self.start, conditions: conditions)
+        _ = machine.handle(.observerChanged(1, Case(onFocus: .always).observer), of: "m", at: Self.start, conditions: conditions)
         #expect(machine.firstRefetch(on: .focus) == Staleness.anyInstant)
-        _ = machine.handle(.observerRemoved(1), at: Self.start, conditions: conditions)
+        _ = machine.handle(.observerRemoved(1), of: "m", at: Self.start, conditions: conditions)
         #expect(machine.firstRefetch(on: .focus) == nil)
-        _ = machine.handle(.removed, at: Self.start, conditions: conditions)
+        _ = machine.handle(.removed, of: "m", at: Self.start, conditions: conditions)
         #expect(machine.firstRefetch(on: .reconnect) == nil)
     }
 

@@ -1,28 +1,48 @@
 /// Everything a cache entry knows at one moment, with its data type-erased (typed views are `QuerySnapshot`).
 package struct EntrySnapshot: Sendable {
     // In an order that leaves no padding inside (every cache entry holds a snapshot, row (i)): the 8-byte
-    // fields, the 4-byte counts, `staleTime`'s 18 bytes, then the one-byte fields in the two its end leaves
-    // before the next 8-byte boundary and the ones after.
+    // fields, the 4-byte ones, then the one-byte fields, which end it: 80 bytes.
     package var data: (any Sendable)?
-    /// Bumped each time `data` is replaced by a value that is not equal to it: a typed view runs `select` again
-    /// only when it changes.
-    package var dataVersion: UInt64 = 0
     package var error: (any Error)?
     /// Kept out of line: an entry that is not fetching pays one pointer for it.
     private var fetchMetaBox: Boxed<any Sendable>?
     /// `dataUpdatedAt` in nanoseconds since the epoch, `Int64.min` for none: an optional instant takes 9 bytes.
     private var dataUpdatedAtNanoseconds = Int64.min
+    /// `staleTime`, packed to 8 bytes.
+    private var packedStaleTime = PackedStaleTime(nil)
     private var storedFailureCount: Int32 = 0
     private var storedObserverCount: Int32 = 0
-    /// The freshness the key is judged by (`ObserverTally.staleTime`): what a consumer without a `staleTime` of
-    /// its own reads `isStale` with. Nil without enabled observers.
-    package var staleTime: StaleTime?
+    /// `dataVersion` in 4 bytes: it is only compared for equality, and wraps (a view 2^32 values behind is not
+    /// a case), as the machine's change counter.
+    private var dataNumber: UInt32 = 0
     package var status: QueryStatus = .pending
     package var fetchStatus: FetchStatus = .idle
     /// Set by `invalidateQueries` and by a failed fetch: stale whatever `staleTime` says, until the next success.
     package var isInvalidated = false
     /// The data was read back from the persistent cache and no fetch has replaced it yet.
     package var isRestored = false
+
+    /// Bumped each time `data` is replaced by a value that is not equal to it: a typed view runs `select` again
+    /// only when it changes.
+    package var dataVersion: UInt64 {
+        get { UInt64(dataNumber) }
+        set { dataNumber = UInt32(truncatingIfNeeded: newValue) }
+    }
+
+    /// The freshness the key is judged by (`ObserverTally.staleTime`): what a consumer without a `staleTime` of
+    /// its own reads `isStale` with. Nil without enabled observers. Kept to the nanosecond.
+    package var staleTime: StaleTime? {
+        get { packedStaleTime.staleTime }
+        set { packedStaleTime = PackedStaleTime(newValue) }
+    }
+
+    /// Takes `staleTime` as the key's (as precisely as it is kept); returns whether it changed.
+    mutating func judge(by staleTime: StaleTime?) -> Bool {
+        let packed = PackedStaleTime(staleTime)
+        guard packed != packedStaleTime else { return false }
+        packedStaleTime = packed
+        return true
+    }
 
     /// When the data was last written (nil before any). An instant at `Int64.min` nanoseconds, which no clock
     /// gives, is kept one nanosecond later: that value marks "none".

@@ -26,7 +26,7 @@ extension EntryStateMachine {
             guard isEnabled(observer) else { return answer(waiter, &output) }
             if hasData {
                 let refreshesRestored =
-                    snapshot.isRestored && persistence?.value.config.usagePolicy == .useAndThenFetch
+                    snapshot.isRestored && persistence?.config.usagePolicy == .useAndThenFetch
                 let refetches = Staleness.refetches(trigger, judgedBy: staleTime, snapshot, at: now)
                 guard refreshesRestored || refetches else { return answer(waiter, &output) }
             }
@@ -36,13 +36,13 @@ extension EntryStateMachine {
             request.reason = .interval
         }
         if !hasData, request.reason == .manual || request.reason == .appear { request.reason = .firstUse }
-        if let persistence = persistence?.value, persistence.config.usagePolicy == .useInsteadOfFetching,
+        if let persistence = persistence, persistence.config.usagePolicy == .useInsteadOfFetching,
             !request.hasCheckedStore, request.reason != .invalidation, !snapshot.isInvalidated
         {
             output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
             return
         }
-        if intent.isRead { output.actions.append(.emit(.served(key, fromCache: false))) }
+        if intent.isRead { output.actions.append(.emit(.served(output.key, fromCache: false))) }
         if isFetching {
             // Mutated in place: copying the fetch would copy every waiter on each join.
             if let waiter { fetchWaiters.insert(waiter) }
@@ -83,9 +83,9 @@ extension EntryStateMachine {
         _ output: inout Output
     ) {
         nextFetchID += 1
-        // The request a later refetch of an entry without an observer that can fetch makes again: the last one
+        // The fetcher a later refetch of an entry without an observer that can fetch runs again: the last one
         // started (a caller who joins a fetch in flight does not replace it).
-        lastRequest = Boxed(request)
+        lastFetcher = request.fetcher
         fetch = Fetch(id: nextFetchID, request: request, before: before)
         let mayStart = request.networkMode.allowsFirstAttempt(isOnline: conditions.isOnline)
         snapshot.fetchStatus = mayStart ? .fetching : .paused
@@ -97,7 +97,7 @@ extension EntryStateMachine {
             snapshot.error = nil
         }
         changed()
-        output.actions.append(.emit(.fetchStarted(key, reason: request.reason)))
+        output.actions.append(.emit(.fetchStarted(output.key, reason: request.reason)))
         output.actions.append(.startFetch(id: nextFetchID, request))
     }
 
@@ -110,7 +110,7 @@ extension EntryStateMachine {
 
     /// Answers a read (`FetchIntent.isRead`) from the cache, and says so (`served`).
     private func serve(_ waiter: EntryWaiter?, fromCache: Bool, _ output: inout Output) {
-        output.actions.append(.emit(.served(key, fromCache: fromCache)))
+        output.actions.append(.emit(.served(output.key, fromCache: fromCache)))
         answer(waiter, &output)
     }
 
@@ -118,7 +118,7 @@ extension EntryStateMachine {
     func answer(_ waiter: EntryWaiter?, _ output: inout Output) {
         guard let waiter else { return }
         let result: Result<any Sendable, any Error> =
-            if let data = snapshot.data { .success(data) } else { .failure(QueryError.disabled(key: key)) }
+            if let data = snapshot.data { .success(data) } else { .failure(QueryError.disabled(key: output.key)) }
         output.actions.append(.resume(waiter, result))
     }
 
@@ -150,16 +150,16 @@ extension EntryStateMachine {
         changed()
         let data = snapshot.data ?? value
         for waiter in waiters { output.actions.append(.resume(waiter, .success(data))) }
-        if isChanged || !wasSuccess { output.actions.append(.emit(.updated(key))) }
-        if let persistence = persistence?.value { output.actions.append(.save(value, at: now, persistence)) }
-        output.actions.append(.emit(.fetchFinished(key, error: nil)))
+        if isChanged || !wasSuccess { output.actions.append(.emit(.updated(output.key))) }
+        if let persistence = persistence { output.actions.append(.save(value, at: now, persistence)) }
+        output.actions.append(.emit(.fetchFinished(output.key, error: nil)))
     }
 
     mutating func fail(
         _ id: UInt64, _ error: any Error, _ failureCount: Int, at now: SchedulerInstant, _ output: inout Output
     ) {
         guard fetchID == id else { return }
-        if snapshot.data == nil, let persistence = persistence?.value,
+        if snapshot.data == nil, let persistence = persistence,
             persistence.config.usagePolicy == .useIfFetchFails
         {
             return output.actions.append(.loadFallback(fetch: id, error, failureCount: failureCount, persistence))
@@ -189,13 +189,13 @@ extension EntryStateMachine {
         }
         changed()
         // `.useIfFetchFails`: the callers get the stored value instead of the error.
-        let fallsBack = persistence?.value.config.usagePolicy == .useIfFetchFails
+        let fallsBack = persistence?.config.usagePolicy == .useIfFetchFails
         let answer: Result<any Sendable, any Error> =
             (fallsBack ? snapshot.data : nil).map { .success($0) } ?? .failure(error)
         for waiter in waiters { output.actions.append(.resume(waiter, answer)) }
-        output.actions.append(.emit(.updated(key)))
-        if isRestored { output.actions.append(.emit(.restored(key))) }
-        output.actions.append(.emit(.fetchFinished(key, error: error)))
+        output.actions.append(.emit(.updated(output.key)))
+        if isRestored { output.actions.append(.emit(.restored(output.key))) }
+        output.actions.append(.emit(.fetchFinished(output.key, error: error)))
     }
 
     /// Cancels the fetch in flight. With `revert`, the state from before the fetch comes back unless data was
@@ -214,8 +214,8 @@ extension EntryStateMachine {
         snapshot.fetchMeta = nil
         changed()
         if let task = cancelled.task { output.actions.append(.cancelTask(task)) }
-        let error = QueryError.cancelled(key: key)
+        let error = QueryError.cancelled(key: output.key)
         for waiter in waiters { output.actions.append(.resume(waiter, .failure(error))) }
-        output.actions.append(.emit(.fetchFinished(key, error: error)))
+        output.actions.append(.emit(.fetchFinished(output.key, error: error)))
     }
 }

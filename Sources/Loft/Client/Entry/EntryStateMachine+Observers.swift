@@ -50,9 +50,7 @@ extension EntryStateMachine {
     /// Keeps the snapshot's `staleTime` the tally's: observers coming and going publish only when it moves,
     /// since the consumers that inherit it then see another staleness.
     private mutating func judgeFreshness() {
-        guard snapshot.staleTime != tally.staleTime else { return }
-        snapshot.staleTime = tally.staleTime
-        changed()
+        if snapshot.judge(by: tally.staleTime) { changed() }
     }
 
     // MARK: - Data
@@ -87,10 +85,10 @@ extension EntryStateMachine {
             value, updatedAt: updatedAt, comparison: comparison, isRestored: origin.isRestored)
         updateFetch { $0.before = nil }
         changed()
-        if output.isChanged { output.actions.append(.emit(.updated(key))) }
+        if output.isChanged { output.actions.append(.emit(.updated(output.key))) }
         if origin.isRestored {
-            output.actions.append(.emit(.restored(key)))
-        } else if let persistence = persistence?.value, origin == .local || !persistence.isAwaited {
+            output.actions.append(.emit(.restored(output.key)))
+        } else if let persistence = persistence, origin == .local || !persistence.isAwaited {
             output.actions.append(.save(value, at: updatedAt, persistence))
         }
     }
@@ -107,7 +105,7 @@ extension EntryStateMachine {
             snapshot.status = .success
         }
         changed()
-        output.actions.append(.emit(.updated(key)))
+        output.actions.append(.emit(.updated(output.key)))
         refetch(.manual, activeOnly: true, at: now, conditions, &output)
     }
 
@@ -154,8 +152,8 @@ extension EntryStateMachine {
         guard !isDisabled, !activeOnly || isActive else { return }
         if let refetch = refetcher(where: { _ in true }) {
             output.actions.append(.refetch(refetch, reason))
-        } else if var request = lastRequest?.value {
-            request.reason = reason
+        } else if let fetcher = lastFetcher {
+            let request = FetchRequest(refetching: fetcher, reason: reason)
             let intent = FetchIntent(refetchingFor: reason)
             self.request(request, intent, observer: nil, waiter: nil, at: now, conditions, &output)
         }

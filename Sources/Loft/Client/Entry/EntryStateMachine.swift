@@ -35,7 +35,6 @@ package struct EntryStateMachine: Sendable {
 
     // Read by the storage; written only by the event handlers (in this file and its extensions).
     // In an order that leaves little padding: every cache entry holds one machine.
-    package let key: QueryKey
     // The change and fetch counters in 4 bytes each, side by side (row (i)): both are only compared for
     // equality, and wrap; a view 2^32 changes behind, or a fetch still in flight 2^32 fetches later, is not a
     // case.
@@ -49,20 +48,14 @@ package struct EntryStateMachine: Sendable {
     /// The `gcTime` of the defaults for the key, to the nanosecond: it applies while no observer gave one.
     /// Packed: 8 bytes instead of 17, which took the entry's state over a malloc size class (row (i)).
     private let packedDefaultGCTime: PackedGCTime
-    /// The last fetch started, to refetch an entry that has no observer that can.
-    var lastRequest: Boxed<FetchRequest>?
-    var persistence: Boxed<EntryPersistence>?
-    /// The version of the entry's data in a store that orders the key's changes (a shared cache's row,
-    /// another instance's value): a value or an invalidation with an older or equal version is ignored.
-    var storeVersion: Int64? {
-        get { storeVersionValue == .min ? nil : storeVersionValue }
-        set { storeVersionValue = newValue ?? .min }
-    }
+    /// The fetcher of the last fetch started (with its settings), to refetch an entry that has no observer that
+    /// can.
+    var lastFetcher: (any ErasedFetcher)?
+    /// The persistent cache, and the data's version in a store that orders the key's changes, out of line
+    /// together: both come with a store, and an entry without one pays one pointer for them (row (i)).
+    private var storeBox: Boxed<EntryStore>?
     // `collectionDeadline` and `alarm`, in nanoseconds since the epoch, `Int64.max` for none: an optional
     // instant takes 16 bytes in a struct, these 8 each (row (i)).
-    // `storeVersion`, `Int64.min` for none: an optional takes 16 bytes here, and those 8 took the entry's
-    // allocation over a size class (row (i)). No store gives `Int64.min` as a version (they count up from 1).
-    private var storeVersionValue = Int64.min
     private var collectionNanoseconds = Int64.max
     private var alarmNanoseconds = Int64.max
     /// After the 8-byte fields: it ends in one-byte fields, which the next one follows without padding.
@@ -86,8 +79,7 @@ package struct EntryStateMachine: Sendable {
     ///
     /// - Parameter gcTime: the `gcTime` of the defaults for the key, which collects the entry until an observer
     ///   gives its own.
-    package init(key: QueryKey, gcTime: GCTime) {
-        self.key = key
+    package init(gcTime: GCTime) {
         packedDefaultGCTime = PackedGCTime(gcTime)
     }
 
@@ -119,8 +111,32 @@ package struct EntryStateMachine: Sendable {
         packedDefaultGCTime.gcTime ?? .infinity
     }
 
+    /// What an entry keeps of its store (`storeBox`).
+    struct EntryStore: Sendable {
+        var persistence: EntryPersistence?
+        var version: Int64?
+    }
+
+    /// The persistent cache the entry reads and writes, once adopted.
+    var persistence: EntryPersistence? {
+        storeBox?.value.persistence
+    }
+
+    /// The version of the entry's data in a store that orders the key's changes (a shared cache's row,
+    /// another instance's value): a value or an invalidation with an older or equal version is ignored.
+    var storeVersion: Int64? {
+        get { storeBox?.value.version }
+        set {
+            guard newValue != storeVersion else { return }
+            storeBox = Boxed(EntryStore(persistence: persistence, version: newValue))
+        }
+    }
+
     /// What the storage must do after an event, and what the event's caller needs to know.
     package struct Output: Sendable, Equatable {
+        /// The entry's key, which names the events the machine emits: the entry gives it with each event, so that
+        /// the machine keeps no copy of it (row (i)).
+        package let key: QueryKey
         package var actions: [EntryAction] = []
         /// `dataSet`: the value was written.
         package var isStored = false
@@ -165,9 +181,9 @@ package struct EntryStateMachine: Sendable {
     // MARK: - Events
 
     package mutating func handle(
-        _ event: EntryEvent, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
+        _ event: EntryEvent, of key: QueryKey, at now: SchedulerInstant, conditions: ClientEnvironment.Conditions
     ) -> Output {
-        var output = Output()
+        var output = Output(key: key)
         guard !isRemoved else {
             removedEntryTook(event, &output)
             return output
@@ -183,15 +199,15 @@ package struct EntryStateMachine: Sendable {
             guard fetchID == id else { break }
             snapshot.failureCount = failureCount
             changed()
-            output.actions.append(.emit(.fetchRetrying(key, failureCount: failureCount, error: error)))
+            output.actions.append(.emit(.fetchRetrying(output.key, failureCount: failureCount, error: error)))
         case .fetchPaused(let id):
             guard fetchID == id else { break }
             setFetchStatus(.paused, of: id)
-            output.actions.append(.emit(.fetchPaused(key)))
+            output.actions.append(.emit(.fetchPaused(output.key)))
         case .fetchContinued(let id):
             guard fetchID == id else { break }
             setFetchStatus(.fetching, of: id)
-            output.actions.append(.emit(.fetchContinued(key)))
+            output.actions.append(.emit(.fetchContinued(output.key)))
         case .fetchSucceeded(let id, let value, let comparison):
             succeed(id, value, comparison, at: now, &output)
         case .fetchFailed(let id, let error, let failureCount):
@@ -238,8 +254,8 @@ package struct EntryStateMachine: Sendable {
             changed()
             output.actions.append(.evict(reason))
         case .persistenceAdopted(let adopted, let restores):
-            if persistence == nil { persistence = Boxed(adopted) }
-            if restores, let persistence = persistence?.value, snapshot.data == nil,
+            if persistence == nil { storeBox = Boxed(EntryStore(persistence: adopted, version: storeVersion)) }
+            if restores, let persistence = persistence, snapshot.data == nil,
                 persistence.config.usagePolicy != .useIfFetchFails
             {
                 output.actions.append(.restore(persistence))
@@ -299,7 +315,7 @@ package struct EntryStateMachine: Sendable {
     }
 
     /// What a filter looks at.
-    package func info(at now: SchedulerInstant) -> QueryInfo {
+    package func info(of key: QueryKey, at now: SchedulerInstant) -> QueryInfo {
         QueryInfo(
             key: key, status: snapshot.status, fetchStatus: snapshot.fetchStatus, dataUpdatedAt: snapshot.dataUpdatedAt,
             isStale: isStale(at: now), isActive: isActive, isDisabled: isDisabled,
@@ -334,7 +350,7 @@ package struct EntryStateMachine: Sendable {
     /// Whether bulk operations must leave the entry alone: every observer is disabled, or, with none, it was
     /// never fetched (nothing knows how to).
     package var isDisabled: Bool {
-        isObserved ? !isActive : lastRequest == nil
+        isObserved ? !isActive : lastFetcher == nil
     }
 
     // MARK: - Actions

@@ -1,35 +1,28 @@
-/// One fetch as the cache entry runs it: the type-erased fetcher and how to treat its result. Its one-byte
-/// fields sit together, before the optional ones: every entry keeps its last request (row (i)).
+/// One fetch as the cache entry runs it: the fetcher, with the settings it runs with (one object, shared by
+/// every copy of the request and kept by the entry to fetch again), and what this one call adds: why, whether
+/// the persistent cache was asked, and the caller's `gcTime`.
 package struct FetchRequest: Sendable {
-    /// Produces the value; runs in a tracked task and is cancelled with it. Kept as the caller gave it, typed,
-    /// and erased when it runs: erasing it up front wrapped it in a closure, one allocation more per request,
-    /// which every entry keeps (row (i)) and every caller of a shared fetch made (row (e)).
-    package var fetcher: any ErasedFetcher
-    package var retry: RetryPolicy
-    package var networkMode: NetworkMode
-    package var structuralSharing: Bool
+    /// Produces the value, with how to treat it; runs in a tracked task and is cancelled with it.
+    package let fetcher: any ErasedFetcher
     package var reason: FetchReason
-    /// The fetcher reacts to cancellation: when the last observer leaves, the fetch is cancelled (and the state
-    /// restored) instead of being left to finish.
-    package var cancelsWhenUnobserved: Bool
     /// The persistent cache was asked already (`.useInsteadOfFetching`) and had nothing valid.
     package var hasCheckedStore = false
-    /// What the fetch is for, shown in the entry's snapshot while it runs (an infinite query's direction).
-    package var meta: (any Sendable)? {
-        get { metaBox?.value }
-        set { metaBox = newValue.map { Boxed($0) } }
-    }
-    /// `meta`, kept out of line: every entry keeps its last request, and most requests have none (row (i)).
-    private var metaBox: Boxed<any Sendable>?
     /// How long the entry stays once unused, as a caller (`fetchQuery(gcTime:)`) asks; the entry keeps the
     /// longest it was told, as for observers. To the nanosecond.
     package var gcTime: GCTime? {
         get { packedGCTime.gcTime }
         set { packedGCTime = PackedGCTime(newValue) }
     }
-    /// `gcTime` in 8 bytes: with it the request is 80 bytes, and its box (every entry keeps its last request) a
-    /// 112-byte malloc chunk instead of 128 (row (i)).
     private var packedGCTime = PackedGCTime(nil)
+
+    package var retry: RetryPolicy { fetcher.settings.retry }
+    package var networkMode: NetworkMode { fetcher.settings.networkMode }
+    package var structuralSharing: Bool { fetcher.settings.structuralSharing }
+    /// The fetcher reacts to cancellation: when the last observer leaves, the fetch is cancelled (and the state
+    /// restored) instead of being left to finish.
+    package var cancelsWhenUnobserved: Bool { fetcher.settings.cancelsWhenUnobserved }
+    /// What the fetch is for, shown in the entry's snapshot while it runs (an infinite query's direction).
+    package var meta: (any Sendable)? { fetcher.meta }
 
     package init<Value: Sendable>(
         fetch: @escaping @Sendable () async throws -> Value,
@@ -40,26 +33,76 @@ package struct FetchRequest: Sendable {
         cancelsWhenUnobserved: Bool = false,
         meta: (any Sendable)? = nil
     ) {
-        fetcher = TypedFetcher(fetch: fetch)
-        self.retry = retry
-        self.networkMode = networkMode
-        self.structuralSharing = structuralSharing
+        let settings = FetchSettings(
+            retry: retry, networkMode: networkMode, structuralSharing: structuralSharing,
+            cancelsWhenUnobserved: cancelsWhenUnobserved)
+        fetcher =
+            if let meta {
+                DescribedFetcher(fetch: fetch, settings: settings, meta: meta)
+            } else {
+                TypedFetcher(fetch: fetch, settings: settings)
+            }
         self.reason = reason
-        self.cancelsWhenUnobserved = cancelsWhenUnobserved
-        metaBox = meta.map { Boxed($0) }
+    }
+
+    /// The request an entry makes again with the fetcher of its last fetch (`EntryStateMachine.lastFetcher`),
+    /// for `reason`: the persistent cache is asked first, as for an observer's refetch, and the `gcTime` the
+    /// entry keeps was recorded already.
+    init(refetching fetcher: any ErasedFetcher, reason: FetchReason) {
+        self.fetcher = fetcher
+        self.reason = reason
     }
 }
 
-/// A fetcher whose value the entry takes erased (`FetchRequest.fetcher`).
-package protocol ErasedFetcher: Sendable {
+/// How a fetcher's result is treated: the settings of the call that made it.
+package struct FetchSettings: Sendable {
+    let retry: RetryPolicy
+    let networkMode: NetworkMode
+    let structuralSharing: Bool
+    let cancelsWhenUnobserved: Bool
+}
+
+/// A fetcher whose value the entry takes erased, with its settings (`FetchRequest.fetcher`). An object: every
+/// entry keeps the last one it ran, and one object holding the caller's closure and the settings is a 64-byte
+/// malloc chunk where a boxed request with the fetcher in an existential took 112 (row (i)).
+package protocol ErasedFetcher: AnyObject, Sendable {
+    var settings: FetchSettings { get }
+    /// What the fetch is for (`FetchRequest.meta`).
+    var meta: (any Sendable)? { get }
     /// Runs the fetcher and returns its value erased.
     func fetchErased() async throws -> any Sendable
 }
 
-/// A typed fetcher kept as given: its closure fits the existential's inline buffer, so a request holds it
-/// without an allocation of its own.
-struct TypedFetcher<Value: Sendable>: ErasedFetcher {
+/// A typed fetcher kept as given: the caller's closure, not wrapped in another one (which would be one
+/// allocation more per request).
+final class TypedFetcher<Value: Sendable>: ErasedFetcher {
     let fetch: @Sendable () async throws -> Value
+    let settings: FetchSettings
+
+    init(fetch: @escaping @Sendable () async throws -> Value, settings: FetchSettings) {
+        self.fetch = fetch
+        self.settings = settings
+    }
+
+    var meta: (any Sendable)? { nil }
+
+    func fetchErased() async throws -> any Sendable {
+        try await fetch()
+    }
+}
+
+/// A typed fetcher with its `meta` (a query's request): a separate type, so that a `fetchQuery` fetcher, which
+/// has none, stays in its 64-byte chunk.
+final class DescribedFetcher<Value: Sendable>: ErasedFetcher {
+    let fetch: @Sendable () async throws -> Value
+    let settings: FetchSettings
+    let meta: (any Sendable)?
+
+    init(fetch: @escaping @Sendable () async throws -> Value, settings: FetchSettings, meta: any Sendable) {
+        self.fetch = fetch
+        self.settings = settings
+        self.meta = meta
+    }
 
     func fetchErased() async throws -> any Sendable {
         try await fetch()

@@ -13,13 +13,15 @@ import Synchronization
 package final class QueryCacheEntry: Sendable {
     /// The entry's state behind its one lock (internal for the extensions in the files beside this one).
     struct Storage: Sendable {
+        /// The listeners, views, waiters' answers and store read (`EntryAttachments`): none or one, made on first
+        /// use. Read and written only through the properties of `EntryAttachments.swift`. First: the machine and
+        /// the flag after it end in one-byte fields, which the lock (4 bytes) follows without padding, so that
+        /// the entry's state is one 184-byte allocation, a malloc chunk of 192 (row (i)).
+        var attachmentStorage: [EntryAttachments] = []
         var machine: EntryStateMachine
         /// Whether the client's memory ledger lists the entry as idle (it starts in use by its maker). Next to
-        /// the machine, in the bytes its last field leaves: the state stays 256 bytes (row (i)).
+        /// the machine, in the bytes its last field leaves.
         var reportedIdle = false
-        /// The listeners, views, waiters' answers and store read (`EntryAttachments`): none or one, made on first
-        /// use. Read and written only through the properties of `EntryAttachments.swift`.
-        var attachmentStorage: [EntryAttachments] = []
     }
 
     /// A waiter's answer, registered in the lock hold that sends the event naming the waiter.
@@ -40,7 +42,7 @@ package final class QueryCacheEntry: Sendable {
         self.key = key
         self.context = context
         id = context.nextEntryID()
-        let machine = EntryStateMachine(key: key, gcTime: defaults.gcTime)
+        let machine = EntryStateMachine(gcTime: defaults.gcTime)
         storage = Locked(Storage(machine: machine))
     }
 
@@ -109,13 +111,13 @@ package final class QueryCacheEntry: Sendable {
 
     /// What a filter looks at.
     package func info(at now: SchedulerInstant) -> QueryInfo {
-        storage.withLock { $0.machine.info(at: now) }
+        storage.withLock { $0.machine.info(of: key, at: now) }
     }
 
     /// What an inspector shows: the snapshot, what a filter sees, and when the entry is collected (nil while
     /// observed, fetching, or kept forever), read in one lock hold.
     package func inspection(at now: SchedulerInstant) -> (EntrySnapshot, QueryInfo, collectedAt: SchedulerInstant?) {
-        storage.withLock { ($0.machine.snapshot, $0.machine.info(at: now), $0.machine.collectionDeadline) }
+        storage.withLock { ($0.machine.snapshot, $0.machine.info(of: key, at: now), $0.machine.collectionDeadline) }
     }
 
     // MARK: - Events
@@ -143,7 +145,7 @@ package final class QueryCacheEntry: Sendable {
             if let registration { storage.continuations[registration.waiter] = registration.continuation }
             let version = storage.machine.version
             let dataVersion = storage.machine.snapshot.dataVersion
-            let output = storage.machine.handle(event, at: now, conditions: conditions)
+            let output = storage.machine.handle(event, of: key, at: now, conditions: conditions)
             mirrorTriggers(storage.machine)
             let startWriter = queueSaves(output.actions)
             let resumed = Self.takeContinuations(for: output.actions, from: &storage)
@@ -326,7 +328,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// `json` decoded as the type the entry persists, or nil when it persists none or it does not decode.
     package func decodeStored(json: String) -> (any Sendable)? {
-        storage.withLock { $0.machine.persistence?.value }?.decode(json: json)
+        storage.withLock { $0.machine.persistence }?.decode(json: json)
     }
 
     /// Whether the entry has a persistence (a query, a fetch or a write gave it one).

@@ -28,7 +28,7 @@ import Testing
     private func walk(seed: UInt64, steps: Int) {
         var random = SeededRandom(seed: seed)
         var machine = EntryStateMachine(
-            key: MachineScript.key, gcTime: .seconds(Int.random(in: 1...300, using: &random)))
+            gcTime: .seconds(Int.random(in: 1...300, using: &random)))
         var model = Model()
         var now: Int64 = 0
         for step in 0..<steps {
@@ -38,7 +38,7 @@ import Testing
             conditions.isFocused = Int.random(in: 0..<4, using: &random) > 0
             let event = Self.randomEvent(machine, &model, now: now, using: &random)
             let previous = machine
-            let output = machine.handle(event, at: MachineScript.instant(now), conditions: conditions)
+            let output = machine.handle(event, of: MachineScript.key, at: MachineScript.instant(now), conditions: conditions)
             let context = "seed \(seed), step \(step), \(event)"
             check(previous, machine, output, event, &model, context)
         }

@@ -600,6 +600,34 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                 .startFetch(id: 1, MachineScript.request(.firstUse, hasCheckedStore: true)),
             ]),
         MachineScript(
+            "useInsteadOfFetching: a bulk refetch with the last fetcher asks the store first, as an observer's does",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useInsteadOfFetching))),
+                .at(
+                    1,
+                    .storeChecked(
+                        MachineScript.request(.firstUse), .ifStale(.zero), observer: nil, waiter: nil,
+                        isValid: false, stored: nil)),
+                .succeed(2, fetch: 1, 5), .at(3, .refetchRequested(.manual)),
+            ],
+            [
+                .checkStore(
+                    MachineScript.request(.manual), .explicit, observer: nil, waiter: nil,
+                    MachineScript.persistence(.useInsteadOfFetching))
+            ]),
+        MachineScript(
+            "useInsteadOfFetching: an invalidation refetches with the last fetcher without asking the store",
+            [
+                .at(0, .persistenceAdopted(MachineScript.persistence(.useInsteadOfFetching))),
+                .at(
+                    1,
+                    .storeChecked(
+                        MachineScript.request(.firstUse), .ifStale(.zero), observer: nil, waiter: nil,
+                        isValid: false, stored: nil)),
+                .succeed(2, fetch: 1, 5), .at(3, .invalidated(.all)),
+            ],
+            MachineScript.started(2, .invalidation)),
+        MachineScript(
             "a success is saved",
             [
                 .at(0, .persistenceAdopted(MachineScript.persistence(.useIfFetchFails))), .fetch(1),

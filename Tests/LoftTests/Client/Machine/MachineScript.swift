@@ -41,13 +41,13 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
 
     /// Feeds the steps to a new machine (the defaults' `gcTime` 300 s) and returns the last output.
     func run() -> (EntryStateMachine.Output, EntrySnapshot) {
-        var machine = EntryStateMachine(key: Self.key, gcTime: .seconds(300))
-        var output = EntryStateMachine.Output()
+        var machine = EntryStateMachine(gcTime: .seconds(300))
+        var output = EntryStateMachine.Output(key: Self.key)
         for step in steps {
             var conditions = ClientEnvironment.Conditions()
             conditions.isOnline = step.isOnline
             conditions.isFocused = step.isFocused
-            output = machine.handle(step.event, at: Self.instant(step.at), conditions: conditions)
+            output = machine.handle(step.event, of: Self.key, at: Self.instant(step.at), conditions: conditions)
         }
         return (output, machine.snapshot)
     }
