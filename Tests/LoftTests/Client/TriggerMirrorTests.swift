@@ -59,7 +59,8 @@ import Testing
         var machine = EntryStateMachine(gcTime: .seconds(300))
         let conditions = ClientEnvironment.Conditions()
         for (index, observer) in observers.enumerated() {
-            _ = machine.handle(.observerAdded(UInt64(index + 1), observer.observer), of: "m", at: start, conditions: conditions)
+            _ = machine.handle(
+                .observerAdded(UInt64(index + 1), observer.observer), of: "m", at: start, conditions: conditions)
         }
         if data != .none {
             _ = machine.handle(
@@ -135,7 +136,8 @@ import Testing
             observers: [Case(staleTime: .seconds(60)), Case(staleTime: .seconds(10), onFocus: .never)], data: .fresh)
         #expect(machine.firstRefetch(on: .focus) == Self.start + .seconds(60))
         #expect(machine.firstRefetch(on: .reconnect) == Self.start + .seconds(10))
-        _ = machine.handle(.observerChanged(1, Case(onFocus: .always).observer), of: "m", at: Self.start, conditions: conditions)
+        _ = machine.handle(
+            .observerChanged(1, Case(onFocus: .always).observer), of: "m", at: Self.start, conditions: conditions)
         #expect(machine.firstRefetch(on: .focus) == Staleness.anyInstant)
         _ = machine.handle(.observerRemoved(1), of: "m", at: Self.start, conditions: conditions)
         #expect(machine.firstRefetch(on: .focus) == nil)

@@ -38,7 +38,8 @@ import Testing
             conditions.isFocused = Int.random(in: 0..<4, using: &random) > 0
             let event = Self.randomEvent(machine, &model, now: now, using: &random)
             let previous = machine
-            let output = machine.handle(event, of: MachineScript.key, at: MachineScript.instant(now), conditions: conditions)
+            let output = machine.handle(
+                event, of: MachineScript.key, at: MachineScript.instant(now), conditions: conditions)
             let context = "seed \(seed), step \(step), \(event)"
             check(previous, machine, output, event, &model, context)
         }
