@@ -11,7 +11,7 @@ package final class ClientContext: Sendable {
     /// Reads `scheduler.now`. A closure made once: reading the time through the stored existential copied it
     /// (and released the copy) on every read.
     private let clock: @Sendable () -> SchedulerInstant
-    package let timers: TimerQueue
+    package let timers: TimerQueue<QueryCacheEntry>
     package let tracker: WorkTracker
     package let environment: ClientEnvironment
     package let events: PassthroughSubject<QueryCacheEvent, Never>
@@ -27,14 +27,11 @@ package final class ClientContext: Sendable {
     private struct Links: Sendable {
         var collect: (@Sendable (QueryCacheEntry) -> Void)?
         var evict: (@Sendable (QueryCacheEntry, EvictionReason) -> Void)?
-        var find: (@Sendable (QueryKey) -> QueryCacheEntry?)?
     }
 
     private let links: Locked<Links>
     /// The last id given to a waiter, observer or listener of any entry: ids grow in the order they arrive.
     private let ids = Atomic<UInt64>(0)
-    /// The last id given to an entry: an entry's alarms are named by it (never reused, unlike its address).
-    private let entryIDs = Atomic<UInt64>(0)
     /// The entries' costs against the client's memory budget, and which may be evicted; nil without a budget.
     package let ledger: MemoryLedger?
 
@@ -47,12 +44,7 @@ package final class ClientContext: Sendable {
         self.links = links
         self.scheduler = scheduler
         clock = { scheduler.now }
-        // An entry's alarm finds its entry again by key: the queue holds no reference to it, strong (a cycle) or
-        // weak (which puts every retain and release of the entry on the runtime's slow path). A ring for an
-        // entry that was removed meanwhile reaches its successor, which only looks at its own deadlines.
-        self.timers = TimerQueue(scheduler: scheduler) { key, instant in
-            links.withLock { $0.find }?(key)?.send(.alarmRang(instant))
-        }
+        self.timers = TimerQueue(scheduler: scheduler)
         self.environment = ClientEnvironment()
         self.tracker = tracker
         self.events = events
@@ -72,11 +64,6 @@ package final class ClientContext: Sendable {
     /// counter for the client, so that an entry keeps none of its own (row (i)).
     package func nextID() -> UInt64 {
         ids.add(1, ordering: .relaxed).newValue
-    }
-
-    /// A new entry id, unlike every one given before.
-    package func nextEntryID() -> UInt64 {
-        entryIDs.add(1, ordering: .relaxed).newValue
     }
 
     /// The scheduler's current time.
@@ -120,15 +107,11 @@ package final class ClientContext: Sendable {
         }
     }
 
-    /// Sets how an entry is found by key (in the client's entry table).
-    package func setFinder(_ find: @escaping @Sendable (QueryKey) -> QueryCacheEntry?) {
-        links.withLock { $0.find = find }
-    }
-
     /// Drops the ways back to the client (it is gone): they hold its entry table, whose entries hold this
     /// context. Afterwards nothing is collected, and no entry is found by key.
     package func unlink() {
         links.withLock { $0 = Links() }
         ledger?.removeAll()
+        timers.dropAllAlarms()
     }
 }

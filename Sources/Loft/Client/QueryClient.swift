@@ -154,7 +154,6 @@ public final class QueryClient: Sendable {
         context.setEvictor { [state, context] entry, reason in
             Self.remove(entry, from: state, context: context, evictedFor: reason)
         }
-        context.setFinder { [state] key in state.withLock { $0.entries[key] } }
         context.environment.update { conditions in
             conditions.isFocused = isFocused
             conditions.isOnline = isOnline
@@ -264,7 +263,7 @@ public final class QueryClient: Sendable {
             return true
         }
         guard removed else { return }
-        context.timers.dropAlarms(of: entry.id)
+        context.timers.dropAlarms(of: entry)
         if let reason {
             context.emit(.evicted(entry.key, reason: reason))
         } else {

@@ -63,7 +63,7 @@ package final class MutationCache: Sendable {
     /// Whether `state.reconnecting` holds a call: a call that settles while none does takes no lock for it.
     let isReconnecting = Atomic<Bool>(false)
     /// The timer that removes settled calls when they are due.
-    let collector: TimerQueue.Key
+    let collector: TimerKey
     /// The pending calls written to the client's persistent cache.
     package let journal: MutationJournal
 

@@ -47,7 +47,7 @@ public final class Query<Request: Sendable, Response: Sendable>: Sendable {
     let fetcher: Fetcher
     let persistence: EntryPersistence?
     @usableFromInline let observation: QueryObservation<Response, Response>
-    let pollTimer: TimerQueue.Key
+    let pollTimer: TimerKey
     /// Internal for the extensions in the files beside this one.
     let locked = Locked(State())
 

@@ -38,8 +38,9 @@ import Testing
         // Out of line while unused (one pointer each, made on first use): the listeners, views, waiters' answers
         // and store read (`EntryAttachments`), and the audience.
         #expect(MemoryLayout<[EntryAttachments]>.size == 8)
-        // The collection alarm every entry sets: 40 bytes in the timer queue's heap (48 before).
-        #expect(MemoryLayout<TimerQueue.Deadline>.size <= 40)
+        // The collection alarm every entry sets: the instant and the entry, 16 bytes in the timer queue's heap (48,
+        // then 40 with the key and an id before).
+        #expect(MemoryLayout<TimerQueue<QueryCacheEntry>.Alarm>.size == 16)
     }
 
     @Test("a fetch that settled leaves no waiter and no continuation buffer in its entry")

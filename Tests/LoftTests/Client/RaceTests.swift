@@ -48,10 +48,10 @@ import Testing
     @Test("timers fire in deadline order, first set first among equal deadlines; a moved timer fires once")
     func order() {
         let scheduler = TestScheduler()
-        let timers = TimerQueue(scheduler: scheduler)
+        let timers = TimerQueue<Owner>(scheduler: scheduler)
         let fired = Locked<[String]>([])
         let keys = (0...4).map { _ in timers.makeKey() }
-        func key(_ index: Int) -> TimerQueue.Key { keys[index] }
+        func key(_ index: Int) -> TimerKey { keys[index] }
         timers.set(key(1), at: scheduler.now + .seconds(3)) { fired.withLock { $0.append("c") } }
         timers.set(key(2), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("a") } }
         timers.set(key(3), at: scheduler.now + .seconds(1)) { fired.withLock { $0.append("b") } }
@@ -63,31 +63,84 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// An alarm owner that records its rings by name.
+    private final class Owner: AlarmOwner {
+        let name: Int
+        let rung: Locked<[Int]>
+
+        init(_ name: Int, rung: Locked<[Int]>) {
+            self.name = name
+            self.rung = rung
+        }
+
+        func alarmRang(_ instant: SchedulerInstant) {
+            rung.withLock { $0.append(name) }
+        }
+    }
+
     @Test("dropped owners' alarms never ring and are swept out of the heap; the others ring in deadline order")
     func droppedAlarms() {
         let scheduler = TestScheduler()
-        let rung = Locked<[QueryKey]>([])
-        let timers = TimerQueue(scheduler: scheduler) { key, _ in rung.withLock { $0.append(key) } }
-        for owner in UInt64(1)...1_000 {
-            let instant = scheduler.now + .seconds(Int(2_000 - owner))
-            timers.setAlarm(for: QueryKey("k", Int(owner)), owner: owner, at: instant)
-        }
-        for owner in UInt64(1)...1_000 where owner % 100 != 0 { timers.dropAlarms(of: owner) }
-        // Swept each time the dropped owners reach half the alarms left by the last sweep (and at least 64).
+        let rung = Locked<[Int]>([])
+        let timers = TimerQueue<Owner>(scheduler: scheduler)
+        let owners = (1...1_000).map { Owner($0, rung: rung) }
+        for owner in owners { timers.setAlarm(for: owner, at: scheduler.now + .seconds(2_000 - owner.name)) }
+        for owner in owners where owner.name % 100 != 0 { timers.dropAlarms(of: owner) }
+        // Swept each time the dropped owners reach a quarter of the alarms (and at least 64).
         #expect(timers.count < 10 + 64)
-        // The key of a dropped owner, set again by a new owner, rings for the new one (first: at 500 s).
-        timers.setAlarm(for: QueryKey("k", 1), owner: 1_001, at: scheduler.now + .seconds(500))
+        // A new owner's alarm rings (first: at 500 s).
+        timers.setAlarm(for: Owner(1_001, rung: rung), at: scheduler.now + .seconds(500))
         scheduler.advance(by: .seconds(2_000))
-        let expected = [QueryKey("k", 1)] + stride(from: 1_000, to: 0, by: -100).map { QueryKey("k", $0) }
-        #expect(rung.withLock { $0 } == expected)
+        #expect(rung.withLock { $0 } == [1_001] + stride(from: 1_000, to: 0, by: -100))
         #expect(timers.count == 0)
         #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("an alarm holds its owner until it rings or is swept; dropping them all releases every owner")
+    func alarmsHoldTheirOwners() {
+        let scheduler = TestScheduler()
+        let timers = TimerQueue<Owner>(scheduler: scheduler)
+        let rung = Locked<[Int]>([])
+        weak var rings: Owner?
+        weak var dropped: Owner?
+        weak var kept: Owner?
+        do {
+            let owners = (1...3).map { Owner($0, rung: rung) }
+            (rings, dropped, kept) = (owners[0], owners[1], owners[2])
+            timers.setAlarm(for: owners[0], at: scheduler.now + .seconds(1))
+            timers.setAlarm(for: owners[1], at: scheduler.now + .seconds(2))
+            timers.setAlarm(for: owners[2], at: scheduler.now + .seconds(3))
+            timers.dropAlarms(of: owners[1])
+        }
+        #expect(rings != nil && dropped != nil && kept != nil)
+        scheduler.advance(by: .seconds(1))
+        #expect(rung.withLock { $0 } == [1])
+        #expect(rings == nil)
+        // Listed until a sweep: no new owner can take its address and have its alarms taken for a dropped one's.
+        scheduler.advance(by: .seconds(1))
+        #expect(dropped != nil)
+        #expect(rung.withLock { $0 } == [1])
+        timers.dropAllAlarms()
+        #expect(dropped == nil && kept == nil)
+        #expect(timers.count == 0)
+    }
+
+    @Test("an alarm and a timer due at the same instant: the alarm rings first, whichever was set first")
+    func alarmsBeforeTimers() {
+        let scheduler = TestScheduler()
+        let timers = TimerQueue<Owner>(scheduler: scheduler)
+        let rung = Locked<[Int]>([])
+        let owner = Owner(1, rung: rung)
+        timers.set(timers.makeKey(), at: scheduler.now + .seconds(1)) { rung.withLock { $0.append(0) } }
+        timers.setAlarm(for: owner, at: scheduler.now + .seconds(1))
+        scheduler.advance(by: .seconds(1))
+        #expect(rung.withLock { $0 } == [1, 0])
     }
 
     @Test("a timer set while firing and already due fires in the same turn; cancelling the last leaves nothing")
     func nested() {
         let scheduler = TestScheduler()
-        let timers = TimerQueue(scheduler: scheduler)
+        let timers = TimerQueue<Owner>(scheduler: scheduler)
         let fired = Locked(0)
         let (first, second, third) = (timers.makeKey(), timers.makeKey(), timers.makeKey())
         timers.set(first, at: scheduler.now + .seconds(1)) {

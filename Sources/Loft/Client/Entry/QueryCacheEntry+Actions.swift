@@ -29,7 +29,7 @@ extension QueryCacheEntry {
             case .save:
                 break  // queued on the writer while the lock was held (`queueSaves`)
             case .setAlarm(let instant):
-                context.timers.setAlarm(for: key, owner: id, at: instant)
+                context.timers.setAlarm(for: self, at: instant)
             case .refetch(let refetch, let reason):
                 refetch.call(reason)
             case .emit(let event):
@@ -87,5 +87,12 @@ private struct FetchRun: TrackedWork {
 
     func run() async {
         await entry.run(id, request, retryer)
+    }
+}
+
+/// The entry's alarms ring the entry itself: the machine looks at its deadlines (a removed entry takes no event).
+extension QueryCacheEntry: AlarmOwner {
+    package func alarmRang(_ instant: SchedulerInstant) {
+        send(.alarmRang(instant))
     }
 }

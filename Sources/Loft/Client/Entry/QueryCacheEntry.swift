@@ -28,20 +28,14 @@ package final class QueryCacheEntry: Sendable {
     private typealias Registration = (waiter: EntryWaiter, continuation: Answer)
 
     package let key: QueryKey
-    /// Unique for the client's life: names the entry's alarms, which are dropped with it.
-    let id: UInt64
     let context: ClientContext
     let storage: Locked<Storage>
-    /// The machine's `firstRefetch(on:)` for focus and reconnect, in nanoseconds since the epoch (`.max`:
-    /// never), mirrored after every event: `setFocused` and `setOnline` pass over the entries a trigger leaves
-    /// alone with one atomic read each, no lock and no event.
-    private let focusRefetch = Atomic<Int64>(.max)
-    private let reconnectRefetch = Atomic<Int64>(.max)
+    /// The machine's `firstRefetch(on:)` for focus and reconnect (`TriggerMirror`), mirrored after every event.
+    private let triggers = Atomic<UInt64>(TriggerMirror.never.word)
 
     package init(key: QueryKey, context: ClientContext, defaults: QueryDefaults) {
         self.key = key
         self.context = context
-        id = context.nextEntryID()
         let machine = EntryStateMachine(gcTime: defaults.gcTime)
         storage = Locked(Storage(machine: machine))
     }
@@ -176,12 +170,7 @@ package final class QueryCacheEntry: Sendable {
 
     /// Whether `trigger` coming at `now` may refetch the entry (false: it certainly does not).
     package func mayRefetch(on trigger: ObserverTally.Trigger, at now: SchedulerInstant) -> Bool {
-        let first =
-            switch trigger {
-            case .focus: focusRefetch.load(ordering: .acquiring)
-            case .reconnect: reconnectRefetch.load(ordering: .acquiring)
-            }
-        return first <= now.nanosecondsSinceEpoch
+        TriggerMirror(word: triggers.load(ordering: .acquiring)).mayRefetch(on: trigger, at: now)
     }
 
     /// Hands the saves among `actions` to the client's writer. Called with the lock held, so the writer gets an
@@ -198,10 +187,9 @@ package final class QueryCacheEntry: Sendable {
 
     /// Called with the lock held, so the mirrors change in the order of the events.
     private func mirrorTriggers(_ machine: EntryStateMachine) {
-        let focus = machine.firstRefetch(on: .focus)?.nanosecondsSinceEpoch ?? .max
-        let reconnect = machine.firstRefetch(on: .reconnect)?.nanosecondsSinceEpoch ?? .max
-        focusRefetch.store(focus, ordering: .releasing)
-        reconnectRefetch.store(reconnect, ordering: .releasing)
+        let mirror = TriggerMirror(
+            focus: machine.firstRefetch(on: .focus), reconnect: machine.firstRefetch(on: .reconnect))
+        triggers.store(mirror.word, ordering: .releasing)
     }
 
     /// Starts a fetch, joins the one in flight, or does nothing, as the machine decides for `intent`.
