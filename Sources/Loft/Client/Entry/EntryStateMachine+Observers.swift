@@ -143,8 +143,9 @@ extension EntryStateMachine {
     }
 
     /// Refetches through the first enabled observer that can fetch (the others join its fetch), else with the
-    /// last request made for the entry, as `FetchIntent(refetchingFor:)` says for `reason` (an invalidation
-    /// replaces a fetch in flight). A disabled entry is left alone; `activeOnly` leaves inactive ones too.
+    /// fetcher of the last fetch started for the entry (the store asked first, as for an observer), as
+    /// `FetchIntent(refetchingFor:)` says for `reason` (an invalidation replaces a fetch in flight). A disabled
+    /// entry is left alone; `activeOnly` leaves inactive ones too.
     mutating func refetch(
         _ reason: FetchReason, activeOnly: Bool, at now: SchedulerInstant,
         _ conditions: ClientEnvironment.Conditions, _ output: inout Output

@@ -1,5 +1,5 @@
 /// A `GCTime?` in 8 bytes instead of 17 (24 with its padding): nanoseconds for a duration, `Int64.max` for
-/// `.infinity`, `Int64.min` for none. What every entry keeps of its defaults and of its last request (row (i)).
+/// `.infinity`, `Int64.min` for none. What every entry keeps of its defaults, and a request of its caller's (row (i)).
 ///
 /// A duration is kept to the nanosecond (clamped to what 63 bits hold, about 292 years), as the entry's
 /// deadlines are: a value compared with a packed one is packed first, so both have that precision.
