@@ -22,8 +22,9 @@ import Testing
     }
 
     @Test("a client goes with entries still waiting for collection, and its entry table with it")
-    // The links from the context back to the client hold its entry table, whose entries hold the context: the
-    // client cuts them when it goes, or the table and its entries would keep each other.
+    // The links from the context back to the client hold its entry table, and the timer queue's alarms hold
+    // their entries, whose entries hold the context: the client cuts both when it goes, or the table, the queue
+    // and the entries would keep each other.
     func clientReleasesItsEntries() {
         let scheduler = TestScheduler()
         weak var released: QueryClient?
