@@ -219,3 +219,23 @@ extension EntryStateMachine {
         output.actions.append(.emit(.fetchFinished(output.key, error: error)))
     }
 }
+
+extension EntryStateMachine {
+    /// The fetch in flight (`fetchBox`).
+    struct Fetch: Sendable {
+        let id: UInt64
+        var request: FetchRequest
+        /// The state to restore on cancel; nil once data was written during the fetch (that data then stays).
+        var before: Boxed<EntrySnapshot>?
+        var task: TrackedTask<Void>?
+        var retryer: Retryer?
+        /// The last observer left: no attempt after the one in flight.
+        var isRetryCancelled = false
+    }
+
+    /// What an entry keeps of its store (`storeBox`): the persistence it adopted, and its data's version there.
+    struct EntryStore: Sendable {
+        var persistence: EntryPersistence?
+        var version: Int64?
+    }
+}

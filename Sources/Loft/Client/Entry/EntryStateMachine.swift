@@ -20,17 +20,6 @@
 /// (`EntryStateMachineTableTests`), and walk it through seeded random events against its invariants
 /// (`EntryStateMachineModelTests`).
 package struct EntryStateMachine: Sendable {
-    struct Fetch: Sendable {
-        let id: UInt64
-        var request: FetchRequest
-        /// The state to restore on cancel; nil once data was written during the fetch (that data then stays).
-        var before: Boxed<EntrySnapshot>?
-        var task: TrackedTask<Void>?
-        var retryer: Retryer?
-        /// The last observer left: no attempt after the one in flight.
-        var isRetryCancelled = false
-    }
-
     // MARK: - State
 
     // Read by the storage; written only by the event handlers (in this file and its extensions).
@@ -109,12 +98,6 @@ package struct EntryStateMachine: Sendable {
     /// The `gcTime` of the defaults for the key (to the nanosecond).
     var defaultGCTime: GCTime {
         packedDefaultGCTime.gcTime ?? .infinity
-    }
-
-    /// What an entry keeps of its store (`storeBox`).
-    struct EntryStore: Sendable {
-        var persistence: EntryPersistence?
-        var version: Int64?
     }
 
     /// The persistent cache the entry reads and writes, once adopted.
