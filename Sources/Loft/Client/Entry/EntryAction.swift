@@ -5,8 +5,9 @@
 /// machine's tests compare them as values (`EntryAction+Equatable.swift`): the storage holds the waiters'
 /// continuations and resolves them when it performs the action.
 package enum EntryAction: Sendable {
-    /// Resumes a caller of `fetchValue` (or `settled`) with a value or an error.
-    case resume(EntryWaiter, Result<any Sendable, any Error>)
+    /// Resumes callers of `fetchValue` (or `settled`), in the order given, with one value or error: all the
+    /// waiters of a fetch in one action, so that answering 10,000 joined callers copies one action (row (e)).
+    case resume([EntryWaiter], Result<any Sendable, any Error>)
     /// Starts the fetch `id` in a tracked task, through a retryer.
     case startFetch(id: UInt64, FetchRequest)
     case cancelTask(TrackedTask<Void>)

@@ -11,8 +11,8 @@ extension EntryStateMachine {
         }
     }
 
-    /// Who waits for the fetch in flight (answered in the order they came: ids grow).
-    var fetchWaiters: Set<EntryWaiter> {
+    /// Who waits for the fetch in flight, in the order they came (and are answered).
+    var fetchWaiters: [EntryWaiter] {
         get { audienceStorage.isEmpty ? [] : audienceStorage[0].fetchWaiters }
         _modify { yield &audience.fetchWaiters }
     }

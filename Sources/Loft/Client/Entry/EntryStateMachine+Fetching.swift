@@ -45,7 +45,7 @@ extension EntryStateMachine {
         if intent.isRead { output.actions.append(.emit(.served(output.key, fromCache: false))) }
         if isFetching {
             // Mutated in place: copying the fetch would copy every waiter on each join.
-            if let waiter { fetchWaiters.insert(waiter) }
+            if let waiter { fetchWaiters.append(waiter) }
             guard case .explicit = intent, hasData, let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
             start(request, before: current.before, conditions, &output)
@@ -105,7 +105,7 @@ extension EntryStateMachine {
     /// with `skipsPaused`, while the fetch waits paused for the network (TanStack's awaited `refetchQueries`).
     mutating func join(_ waiter: EntryWaiter, skipsPaused: Bool, _ output: inout Output) {
         guard isFetching, !(skipsPaused && snapshot.fetchStatus == .paused) else { return answer(waiter, &output) }
-        fetchWaiters.insert(waiter)
+        fetchWaiters.append(waiter)
     }
 
     /// Answers a read (`FetchIntent.isRead`) from the cache, and says so (`served`).
@@ -119,7 +119,7 @@ extension EntryStateMachine {
         guard let waiter else { return }
         let result: Result<any Sendable, any Error> =
             if let data = snapshot.data { .success(data) } else { .failure(QueryError.disabled(key: output.key)) }
-        output.actions.append(.resume(waiter, result))
+        output.actions.append(.resume([waiter], result))
     }
 
     private func isEnabled(_ observer: UInt64?) -> Bool {
@@ -149,7 +149,7 @@ extension EntryStateMachine {
         snapshot.fetchMeta = nil
         changed()
         let data = snapshot.data ?? value
-        for waiter in waiters { output.actions.append(.resume(waiter, .success(data))) }
+        if !waiters.isEmpty { output.actions.append(.resume(waiters, .success(data))) }
         if isChanged || !wasSuccess { output.actions.append(.emit(.updated(output.key))) }
         if let persistence = persistence { output.actions.append(.save(value, at: now, persistence)) }
         output.actions.append(.emit(.fetchFinished(output.key, error: nil)))
@@ -192,7 +192,7 @@ extension EntryStateMachine {
         let fallsBack = persistence?.config.usagePolicy == .useIfFetchFails
         let answer: Result<any Sendable, any Error> =
             (fallsBack ? snapshot.data : nil).map { .success($0) } ?? .failure(error)
-        for waiter in waiters { output.actions.append(.resume(waiter, answer)) }
+        if !waiters.isEmpty { output.actions.append(.resume(waiters, answer)) }
         output.actions.append(.emit(.updated(output.key)))
         if isRestored { output.actions.append(.emit(.restored(output.key))) }
         output.actions.append(.emit(.fetchFinished(output.key, error: error)))
@@ -215,7 +215,7 @@ extension EntryStateMachine {
         changed()
         if let task = cancelled.task { output.actions.append(.cancelTask(task)) }
         let error = QueryError.cancelled(key: output.key)
-        for waiter in waiters { output.actions.append(.resume(waiter, .failure(error))) }
+        if !waiters.isEmpty { output.actions.append(.resume(waiters, .failure(error))) }
         output.actions.append(.emit(.fetchFinished(output.key, error: error)))
     }
 }

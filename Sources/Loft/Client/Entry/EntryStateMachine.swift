@@ -138,7 +138,7 @@ package struct EntryStateMachine: Sendable {
         guard let taken = fetch else { return nil }
         fetch = nil
         defer { clearFetchWaiters() }
-        return (taken, fetchWaiters.sorted())
+        return (taken, fetchWaiters)
     }
 
     /// The id of the fetch in flight, read without copying the fetch out.
@@ -203,8 +203,10 @@ package struct EntryStateMachine: Sendable {
         case .waiterJoined(let waiter, let skipsPaused):
             join(waiter, skipsPaused: skipsPaused, &output)
         case .waiterLeft(let waiter):
-            if isFetching, fetchWaiters.remove(waiter) != nil {
-                output.actions.append(.resume(waiter, .failure(CancellationError())))
+            // A scan: a caller leaving is rare beside callers joining, which append.
+            if isFetching, let index = fetchWaiters.firstIndex(of: waiter) {
+                fetchWaiters.remove(at: index)
+                output.actions.append(.resume([waiter], .failure(CancellationError())))
             }
         case .observerAdded(let id, let observer):
             addObserver(id, observer, &output)
@@ -261,7 +263,7 @@ package struct EntryStateMachine: Sendable {
     private mutating func removedEntryTook(_ event: EntryEvent, _ output: inout Output) {
         switch event {
         case .fetchRequested(_, _, _, let waiter?), .storeChecked(_, _, _, let waiter?, _, _):
-            output.actions.append(.resume(waiter, .failure(EntryRemovedError())))
+            output.actions.append(.resume([waiter], .failure(EntryRemovedError())))
         case .waiterJoined(let waiter, _):
             answer(waiter, &output)
         case .taskCreated(_, let task, _):

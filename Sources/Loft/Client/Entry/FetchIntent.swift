@@ -38,14 +38,10 @@ package enum FetchIntent: Sendable, Equatable {
 
 /// A caller waiting for the result of a fetch, named by an id that grows with each waiter: the machine decides
 /// who is answered with what; the entry's storage holds the continuation it resumes.
-package struct EntryWaiter: Sendable, Hashable, Comparable {
+package struct EntryWaiter: Sendable, Hashable {
     package let id: UInt64
 
     package init(id: UInt64) {
         self.id = id
-    }
-
-    package static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.id < rhs.id
     }
 }

@@ -8,9 +8,11 @@ extension QueryCacheEntry {
         var answers = continuations.makeIterator()
         for action in actions {
             switch action {
-            case .resume(_, let result):
-                // Taken in the order of the resume actions; none at all when the entry had no continuation.
-                if let answer = answers.next() { answer?.give(result) }
+            case .resume(let waiters, let result):
+                // Taken in the order of the waiters; none at all when the entry had no continuation.
+                for _ in waiters {
+                    if let answer = answers.next() { answer?.give(result) }
+                }
             case .startFetch(let id, let request):
                 // In a focus or reconnect pass, the tasks are made once the pass has sent its events.
                 if FetchStartBatch.current?.keep(self, fetch: id, request) != true { startTask(id, request) }

@@ -160,8 +160,9 @@ package final class QueryCacheEntry: Sendable {
     private static func takeContinuations(for actions: [EntryAction], from storage: inout Storage) -> [Answer?] {
         guard storage.hasContinuations else { return [] }
         var taken: [Answer?] = []
-        for case .resume(let waiter, _) in actions {
-            taken.append(storage.continuations.removeValue(forKey: waiter))
+        for case .resume(let waiters, _) in actions {
+            taken.reserveCapacity(taken.count + waiters.count)
+            for waiter in waiters { taken.append(storage.continuations.removeValue(forKey: waiter)) }
         }
         // An emptied dictionary keeps its buffer: an idle entry should not (about 100 bytes a key, row (i)).
         storage.dropEmptyAttachments()

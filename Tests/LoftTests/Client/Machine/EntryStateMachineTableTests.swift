@@ -21,7 +21,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "ifStale: data fresh for the staleTime answers the caller from the cache",
             [.write(0, 1), .fetch(10, .ifStale(.seconds(30)), waiter: 1)],
-            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume([waiter(1)], .success(1))]),
         MachineScript(
             "ifStale: data as old as the staleTime is stale and fetches",
             [.write(0, 1), .fetch(30, .ifStale(.seconds(30)), waiter: 1)],
@@ -29,7 +29,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "ifMissing: any data answers, whatever its age",
             [.write(0, 1), .fetch(1_000, .ifMissing, waiter: 1)],
-            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume([waiter(1)], .success(1))]),
         MachineScript(
             "no data is stale whatever the staleTime; the fetch records first use",
             [.fetch(0, .ifStale(.infinity), waiter: 1)],
@@ -41,11 +41,11 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "static data stays fresh even invalidated",
             [.write(0, 1), .at(1, .invalidated(.none)), .fetch(2, .ifStale(.static), waiter: 1)],
-            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume([waiter(1)], .success(1))]),
         MachineScript(
             "appear: fresh data and refetchOnAppear ifStale answer; nothing starts",
             [.write(0, 1), .fetch(5, .appear(.seconds(10), .ifStale), waiter: 1)],
-            [.resume(waiter(1), .success(1))]),
+            [.resume([waiter(1)], .success(1))]),
         MachineScript(
             "appear: always refetches fresh data",
             [.write(0, 1), .fetch(5, .appear(.seconds(10), .always))],
@@ -53,7 +53,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "appear: always does not refetch static data",
             [.write(0, 1), .fetch(5, .appear(.static, .always), waiter: 1)],
-            [.resume(waiter(1), .success(1))]),
+            [.resume([waiter(1)], .success(1))]),
     ]
 
     /// A read that fetches only when it must says whether the cache answered it (a hit) or a fetch will (a miss);
@@ -62,7 +62,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "a hit: fresh data answers a read, served from the cache",
             [.write(0, 1), .fetch(1, .ifStale(.seconds(30)), waiter: 1)],
-            [.emit(.served(key, fromCache: true)), .resume(waiter(1), .success(1))]),
+            [.emit(.served(key, fromCache: true)), .resume([waiter(1)], .success(1))]),
         MachineScript(
             "a miss: a read that starts a fetch is served by it",
             [.fetch(0, .ifMissing, waiter: 1)],
@@ -78,7 +78,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "an appearing query is no read: nothing is served",
             [.write(0, 1), .fetch(1, .appear(.seconds(30), .ifStale), waiter: 1)],
-            [.resume(waiter(1), .success(1))]),
+            [.resume([waiter(1)], .success(1))]),
     ]
 
     @Test("served: hits and misses of reads", arguments: served)
@@ -107,7 +107,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                 .succeed(3, fetch: 2, 5),
             ],
             [
-                .resume(waiter(1), .success(5)), .resume(waiter(2), .success(5)), .emit(.updated(key)),
+                .resume([waiter(1), waiter(2)], .success(5)), .emit(.updated(key)),
                 .emit(.fetchFinished(key, error: nil)),
             ]),
         MachineScript(
@@ -126,7 +126,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                 .at(2, .fetchFailed(fetch: 1, APIError.offline, failureCount: 1)),
             ],
             [
-                .resume(waiter(1), .failure(APIError.offline)), .emit(.updated(key)),
+                .resume([waiter(1)], .failure(APIError.offline)), .emit(.updated(key)),
                 .emit(.fetchFinished(key, error: APIError.offline)),
             ],
             holds: { $0.data as? Int == 1 && $0.status == .error && $0.isInvalidated && $0.failureCount == 1 }),
@@ -151,13 +151,13 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "cancel with revert restores the state from before the fetch; its waiters get a typed cancellation",
             [.write(0, 1), .fetch(1, .explicit, waiter: 1), .at(2, .cancelRequested(revert: true))],
-            [.resume(waiter(1), .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled))],
+            [.resume([waiter(1)], .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled))],
             holds: { $0.data as? Int == 1 && $0.status == .success && $0.fetchStatus == .idle }),
         MachineScript(
             "a cancelled first fetch ends pending and idle, and sets the collection alarm",
             [.fetch(0, .ifStale(.zero), waiter: 1), .at(1, .cancelRequested(revert: true))],
             [
-                .resume(waiter(1), .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled)),
+                .resume([waiter(1)], .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled)),
                 .setAlarm(at(301)),
             ],
             holds: { $0.status == .pending && $0.fetchStatus == .idle }),
@@ -181,13 +181,38 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "a caller that leaves gets a CancellationError; the fetch goes on for the others",
             [.fetch(0, waiter: 1), .fetch(0, waiter: 2), .at(1, .waiterLeft(waiter(1)))],
-            [.resume(waiter(1), .failure(CancellationError()))],
+            [.resume([waiter(1)], .failure(CancellationError()))],
+            holds: { $0.fetchStatus == .fetching }),
+        MachineScript(
+            "the callers of a fetch are answered in one action, in the order they came, whatever their ids",
+            [.fetch(0, waiter: 3), .fetch(0, waiter: 1), .fetch(0, waiter: 2), .succeed(1, fetch: 1, 7)],
+            [
+                .resume([waiter(3), waiter(1), waiter(2)], .success(7)), .emit(.updated(key)),
+                .emit(.fetchFinished(key, error: nil)), .setAlarm(at(301)),
+            ]),
+        MachineScript(
+            "a caller that left is not answered again when the fetch ends; the others keep their order",
+            [
+                .fetch(0, waiter: 1), .fetch(0, waiter: 2), .fetch(0, waiter: 3), .at(1, .waiterLeft(waiter(2))),
+                .succeed(2, fetch: 1, 7),
+            ],
+            [
+                .resume([waiter(1), waiter(3)], .success(7)), .emit(.updated(key)),
+                .emit(.fetchFinished(key, error: nil)), .setAlarm(at(302)),
+            ]),
+        MachineScript(
+            "a caller that leaves twice is answered once",
+            [
+                .fetch(0, waiter: 1), .fetch(0, waiter: 2), .at(1, .waiterLeft(waiter(1))),
+                .at(2, .waiterLeft(waiter(1))),
+            ],
+            [],
             holds: { $0.fetchStatus == .fetching }),
         MachineScript(
             "reset cancels the fetch and goes back to no data",
             [.write(0, 1), .fetch(1, .explicit, waiter: 1), .at(2, .reset)],
             [
-                .resume(waiter(1), .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled)),
+                .resume([waiter(1)], .failure(cancelled)), .emit(.fetchFinished(key, error: cancelled)),
                 .emit(.updated(key)),
             ],
             holds: { $0.data == nil && $0.status == .pending }),
@@ -209,7 +234,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             "a collected entry is removed at once: a caller reaching it before the client took it out is sent to the "
                 + "key's next entry (no fetch here for the removal to cancel)",
             [.write(0, 1), .at(300, .alarmRang(at(300))), .fetch(301, .ifMissing, waiter: 1)],
-            [.resume(waiter(1), .failure(EntryRemovedError()))]),
+            [.resume([waiter(1)], .failure(EntryRemovedError()))]),
         MachineScript(
             "an observer added to a removed entry is told at once, so it follows its key",
             [.write(0, 1), .at(300, .alarmRang(at(300))), .at(301, .observerAdded(2, removalHeard))],
@@ -272,7 +297,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "an evicted entry takes no more events: a caller is told to use the key's next entry",
             [.write(0, 1), .at(1, .evictionRequested(.trim)), .fetch(2, .ifStale(.seconds(30)), waiter: 1)],
-            [.resume(waiter(1), .failure(EntryRemovedError()))]),
+            [.resume([waiter(1)], .failure(EntryRemovedError()))]),
         MachineScript(
             "a caller's gcTime replaces the defaults' when the fetch ends",
             [.at(0, .fetchRequested(gcTime: .seconds(10), .ifMissing)), .succeed(1, fetch: 1, 7)],
@@ -454,7 +479,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "a waiter that skips paused fetches is answered at once",
             [.fetch(0, online: false), .at(1, .waiterJoined(waiter(1), skipsPaused: true))],
-            [.resume(waiter(1), .failure(QueryError.disabled(key: key)))]),
+            [.resume([waiter(1)], .failure(QueryError.disabled(key: key)))]),
         MachineScript(
             "a waiter that does not skip them waits",
             [.fetch(0, online: false), .at(1, .waiterJoined(waiter(1), skipsPaused: false))],
@@ -467,7 +492,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "a removed entry takes no event; a fetch request that reaches it is sent to the key's next entry",
             [.write(0, 1), .at(1, .removed), .fetch(2, waiter: 1)],
-            [.resume(waiter(1), .failure(EntryRemovedError()))]),
+            [.resume([waiter(1)], .failure(EntryRemovedError()))]),
     ]
 
     @Test("paused and resumed fetches, and removal", arguments: pausing)
@@ -582,7 +607,7 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
             ],
             [
                 .emit(.updated(key)), .emit(.restored(key)), .emit(.served(key, fromCache: true)),
-                .resume(waiter(1), .success(4)),
+                .resume([waiter(1)], .success(4)),
             ],
             holds: { $0.isRestored }),
         MachineScript(
