@@ -151,8 +151,7 @@ extension QueryClient {
         found: QueryCacheEntry? = nil,
         fetcher: @escaping @Sendable () async throws -> T
     ) async throws -> any Sendable {
-        let request = fetchRequest(
-            key, retry: retry, networkMode: networkMode, reason: reason, gcTime: gcTime, fetcher: fetcher)
+        let call = FetchCall(reason: reason, gcTime: gcTime)
         // The entry the caller's look-up found serves the first try: the table is not searched twice.
         var found = found
         while true {
@@ -162,29 +161,25 @@ extension QueryClient {
             if let persistence = persistence(for: T.self, key: key) { entry.adoptPersistence(persistence) }
             do {
                 // Erased: the inlinable caller casts it with its own type (no generic metadata looked up here).
-                return try await entry.fetchValue(request, intent)
+                // The fetcher object is made only if the entry starts a fetch: a caller who joins makes none.
+                return try await entry.readValue(call, intent) {
+                    makeFetcher(key, retry: retry, networkMode: networkMode, fetcher: fetcher)
+                }
             } catch is EntryRemovedError {
                 // Removed between the lookup and the request: the key's next entry answers.
             }
         }
     }
 
-    /// The request a read makes of `key`'s entry.
-    private func fetchRequest<T: Sendable>(
-        _ key: QueryKey, retry: RetryPolicy, networkMode: NetworkMode?, reason: FetchReason, gcTime: GCTime?,
+    /// The fetcher object a read of `key` runs, with the settings the call and the defaults give it.
+    private func makeFetcher<T: Sendable>(
+        _ key: QueryKey, retry: RetryPolicy, networkMode: NetworkMode?,
         fetcher: @escaping @Sendable () async throws -> T
-    ) -> FetchRequest {
+    ) -> any ErasedFetcher {
         // The two fields alone: copying the whole defaults cost every caller of a shared fetch (row (e)).
         let (defaultNetworkMode, structuralSharing) = readDefaults(for: key) { ($0.networkMode, $0.structuralSharing) }
-        var request = FetchRequest(
-            fetch: fetcher,
-            retry: retry,
-            networkMode: networkMode ?? defaultNetworkMode,
-            structuralSharing: structuralSharing,
-            reason: reason
-        )
-        request.gcTime = gcTime
-        return request
+        return FetchRequest.fetcher(
+            fetcher, retry: retry, networkMode: networkMode ?? defaultNetworkMode, structuralSharing: structuralSharing)
     }
 
     /// Refetches `entry`, whose data was found stale, behind the caller: the machine starts the fetch, or joins
@@ -194,8 +189,9 @@ extension QueryClient {
         _ entry: QueryCacheEntry, retry: RetryPolicy, networkMode: NetworkMode?, gcTime: GCTime?,
         fetcher: @escaping @Sendable () async throws -> T
     ) {
-        let request = fetchRequest(
-            entry.key, retry: retry, networkMode: networkMode, reason: .prefetch, gcTime: gcTime, fetcher: fetcher)
+        let request = FetchRequest(
+            fetcher: makeFetcher(entry.key, retry: retry, networkMode: networkMode, fetcher: fetcher),
+            call: FetchCall(reason: .prefetch, gcTime: gcTime))
         if let persistence = persistence(for: T.self, key: entry.key) { entry.adoptPersistence(persistence) }
         entry.request(request, .trigger)
     }

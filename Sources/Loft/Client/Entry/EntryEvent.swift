@@ -54,6 +54,11 @@ package enum EntryEvent: Sendable {
 
     // Fetching
     case fetchRequested(FetchRequest, FetchIntent, observer: UInt64?, waiter: EntryWaiter?)
+    /// A read (`fetchQuery`, `ensureQueryData`, `prefetchQuery`) that brings no fetcher yet: answered from the
+    /// cache or joined to the fetch in flight as `fetchRequested` would be. When it would start or replace a
+    /// fetch, or ask the persistent cache, nothing changes and the output asks for the fetcher
+    /// (`EntryStateMachine.Output.needsFetcher`): a caller who joins makes none (row (e)).
+    case readRequested(FetchCall, FetchIntent, waiter: EntryWaiter)
     /// The answer of the persistent cache to a fetch request under `.useInsteadOfFetching`.
     case storeChecked(
         FetchRequest, FetchIntent, observer: UInt64?, waiter: EntryWaiter?, isValid: Bool,

@@ -1,58 +1,115 @@
 /// Fetching: answering from the cache, joining, starting, replacing, finishing and cancelling a fetch.
 extension EntryStateMachine {
-    /// Decides what a fetch request does: answer from the cache, ask the persistent cache, join the fetch in
-    /// flight, replace it, start one (paused when the network mode does not let it start offline), or nothing.
+    /// Decides what a fetch request does, then does it: answer from the cache, ask the persistent cache, join
+    /// the fetch in flight, replace it, start one (paused when the network mode does not let it start offline),
+    /// or nothing. A read that brings no fetcher (`EntryEvent.readRequested`) and must start, replace or ask
+    /// the store changes nothing, and says so (`Output.needsFetcher`): the decision is made before any change.
     mutating func request(
-        _ request: FetchRequest, _ intent: FetchIntent, observer: UInt64?, waiter: EntryWaiter?,
-        at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+        _ call: FetchCall, fetcher: (any ErasedFetcher)?, _ intent: FetchIntent, observer: UInt64?,
+        waiter: EntryWaiter?, at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions,
+        _ output: inout Output
     ) {
-        var request = request
-        let hasData = snapshot.data != nil
-        if !keepsGCTime(request.gcTime), let gcTime = request.gcTime {
-            // A caller's gcTime counts as an observer's: the longest told wins (the first replaces the defaults').
-            observerGCTime = gcTime
-            collectionDeadline = nil
+        var call = call
+        let route = route(&call, intent, observer: observer, at: now, conditions)
+        guard let fetcher else {
+            if route.needsFetcher { return output.needsFetcher = true }
+            return go(route, call: call, request: nil, intent, observer: observer, waiter: waiter, conditions, &output)
         }
+        go(
+            route, call: call, request: FetchRequest(fetcher: fetcher, call: call), intent, observer: observer,
+            waiter: waiter, conditions, &output)
+    }
+
+    /// What `request` does, decided before anything changes.
+    enum RequestRoute: Equatable {
+        /// Answer a read from the cache (`served` from the cache).
+        case serve
+        /// Answer at once, with the data or as a disabled query: no fetch.
+        case answer
+        /// Ask the persistent cache first (`.useInsteadOfFetching`).
+        case checkStore
+        case join
+        /// Cancel the fetch in flight and start another (an explicit refetch of an entry with data).
+        case replace
+        case start
+
+        var needsFetcher: Bool { self == .checkStore || self == .replace || self == .start }
+    }
+
+    /// The route of a request, with the reason it fetches for (`call.reason`, which a trigger or a first use
+    /// changes). Reads the machine only.
+    func route(
+        _ call: inout FetchCall, _ intent: FetchIntent, observer: UInt64?, at now: SchedulerInstant,
+        _ conditions: ClientEnvironment.Conditions
+    ) -> RequestRoute {
+        let hasData = snapshot.data != nil
         switch intent {
         case .explicit, .trigger:
             break
         case .ifStale(let staleTime):
-            if hasData, !Staleness.isStale(snapshot, judgedBy: staleTime, at: now) {
-                return serve(waiter, fromCache: true, &output)
-            }
+            if hasData, !Staleness.isStale(snapshot, judgedBy: staleTime, at: now) { return .serve }
         case .ifMissing:
-            if hasData { return serve(waiter, fromCache: true, &output) }
+            if hasData { return .serve }
         case .appear(let staleTime, let trigger):
-            guard isEnabled(observer) else { return answer(waiter, &output) }
+            guard isEnabled(observer) else { return .answer }
             if hasData {
                 let refreshesRestored =
                     snapshot.isRestored && persistence?.config.usagePolicy == .useAndThenFetch
                 let refetches = Staleness.refetches(trigger, judgedBy: staleTime, snapshot, at: now)
-                guard refreshesRestored || refetches else { return answer(waiter, &output) }
+                guard refreshesRestored || refetches else { return .answer }
             }
-            request.reason = .appear
+            call.reason = .appear
         case .interval(let inBackground):
-            guard isEnabled(observer), conditions.isFocused || inBackground else { return answer(waiter, &output) }
-            request.reason = .interval
+            guard isEnabled(observer), conditions.isFocused || inBackground else { return .answer }
+            call.reason = .interval
         }
-        if !hasData, request.reason == .manual || request.reason == .appear { request.reason = .firstUse }
+        if !hasData, call.reason == .manual || call.reason == .appear { call.reason = .firstUse }
         if let persistence = persistence, persistence.config.usagePolicy == .useInsteadOfFetching,
-            !request.hasCheckedStore, request.reason != .invalidation, !snapshot.isInvalidated
+            !call.hasCheckedStore, call.reason != .invalidation, !snapshot.isInvalidated
         {
-            output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
-            return
+            return .checkStore
+        }
+        guard isFetching else { return .start }
+        if case .explicit = intent, hasData { return .replace }
+        return .join
+    }
+
+    /// Does what `route` decided. `request` is nil only on the routes that need no fetcher.
+    private mutating func go(
+        _ route: RequestRoute, call: FetchCall, request: FetchRequest?, _ intent: FetchIntent, observer: UInt64?,
+        waiter: EntryWaiter?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+    ) {
+        if !keepsGCTime(call.gcTime), let gcTime = call.gcTime {
+            // A caller's gcTime counts as an observer's: the longest told wins (the first replaces the defaults').
+            observerGCTime = gcTime
+            collectionDeadline = nil
+        }
+        switch route {
+        case .serve:
+            return serve(waiter, fromCache: true, &output)
+        case .answer:
+            return answer(waiter, &output)
+        case .checkStore:
+            guard let request, let persistence else { return }
+            return output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
+        case .join, .replace, .start:
+            break
         }
         if intent.isRead { output.actions.append(.emit(.served(output.key, fromCache: false))) }
-        if isFetching {
+        switch route {
+        case .join:
             // Mutated in place: copying the fetch would copy every waiter on each join.
             if let waiter { fetchWaiters.append(waiter) }
-            guard case .explicit = intent, hasData, let current = fetch else { return }
+        case .replace:
+            if let waiter { fetchWaiters.append(waiter) }
+            guard let request, let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
             start(request, before: current.before, conditions, &output)
-            return
+        default:
+            guard let request else { return }
+            if let waiter { fetchWaiters = [waiter] } else { clearFetchWaiters() }
+            start(request, before: Boxed(snapshot), conditions, &output)
         }
-        if let waiter { fetchWaiters = [waiter] } else { clearFetchWaiters() }
-        start(request, before: Boxed(snapshot), conditions, &output)
     }
 
     /// The answer of the persistent cache under `.useInsteadOfFetching`: a valid stored value answers (restored
@@ -73,9 +130,10 @@ extension EntryStateMachine {
                 return intent.isRead ? serve(waiter, fromCache: true, &output) : answer(waiter, &output)
             }
         }
-        var request = request
-        request.hasCheckedStore = true
-        self.request(request, intent, observer: observer, waiter: waiter, at: now, conditions, &output)
+        var call = request.call
+        call.hasCheckedStore = true
+        self.request(
+            call, fetcher: request.fetcher, intent, observer: observer, waiter: waiter, at: now, conditions, &output)
     }
 
     private mutating func start(

@@ -156,7 +156,8 @@ extension EntryStateMachine {
         } else if let fetcher = lastFetcher {
             let request = FetchRequest(refetching: fetcher, reason: reason)
             let intent = FetchIntent(refetchingFor: reason)
-            self.request(request, intent, observer: nil, waiter: nil, at: now, conditions, &output)
+            self.request(
+                request.call, fetcher: fetcher, intent, observer: nil, waiter: nil, at: now, conditions, &output)
         }
     }
 

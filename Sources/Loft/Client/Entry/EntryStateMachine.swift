@@ -125,6 +125,9 @@ package struct EntryStateMachine: Sendable {
         package var isStored = false
         /// `dataSet`: the data changed (an equal value keeps the old one).
         package var isChanged = false
+        /// `readRequested`: the read must start or replace a fetch, or ask the store, and brought no fetcher;
+        /// nothing changed, and the entry sends `fetchRequested` with one.
+        package var needsFetcher = false
     }
 
     /// The fetch in flight.
@@ -173,7 +176,11 @@ package struct EntryStateMachine: Sendable {
         }
         switch event {
         case .fetchRequested(let request, let intent, let observer, let waiter):
-            self.request(request, intent, observer: observer, waiter: waiter, at: now, conditions, &output)
+            self.request(
+                request.call, fetcher: request.fetcher, intent, observer: observer, waiter: waiter, at: now,
+                conditions, &output)
+        case .readRequested(let call, let intent, let waiter):
+            self.request(call, fetcher: nil, intent, observer: nil, waiter: waiter, at: now, conditions, &output)
         case .storeChecked(let request, let intent, let observer, let waiter, let isValid, let stored):
             storeChecked(request, intent, observer, waiter, isValid, stored, at: now, conditions, &output)
         case .taskCreated(let id, let task, let retryer):
@@ -252,7 +259,8 @@ package struct EntryStateMachine: Sendable {
         case .alarmRang(let instant):
             alarmRang(instant, at: now, &output)
         }
-        scheduleTimers(at: now, &output)
+        // A read that asks for its fetcher changed nothing: no timer either (its request follows at once).
+        if !output.needsFetcher { scheduleTimers(at: now, &output) }
         return output
     }
 
@@ -262,7 +270,8 @@ package struct EntryStateMachine: Sendable {
     /// cancelled.
     private mutating func removedEntryTook(_ event: EntryEvent, _ output: inout Output) {
         switch event {
-        case .fetchRequested(_, _, _, let waiter?), .storeChecked(_, _, _, let waiter?, _, _):
+        case .fetchRequested(_, _, _, let waiter?), .storeChecked(_, _, _, let waiter?, _, _),
+            .readRequested(_, _, let waiter):
             output.actions.append(.resume([waiter], .failure(EntryRemovedError())))
         case .waiterJoined(let waiter, _):
             answer(waiter, &output)
@@ -281,61 +290,13 @@ package struct EntryStateMachine: Sendable {
         observer.entryRemoved.map { removed in ObserverCall(observer: id) { removed() } }
     }
 
-    // MARK: - Freshness
-
-    /// Whether the entry is stale as a whole (for filters and the inspector): for one of its enabled
-    /// observers; with none, only when it has no data or was invalidated (no observer's `staleTime` applies,
-    /// so its age is not consulted).
-    package func isStale(at now: SchedulerInstant) -> Bool {
-        guard isObserved else { return Staleness.isStaleUnobserved(snapshot) }
-        return observers.values.contains { observer in
-            Staleness.isStale(
-                snapshot, judgedBy: staleTime(of: observer), isEnabled: observer.isEnabled, at: now)
-        }
-    }
-
-    /// The freshness `observer` judges by: its own, or the key's when it inherits it.
-    func staleTime(of observer: EntryObserver) -> StaleTime {
-        observer.judgesFreshness ? observer.staleTime : snapshot.staleTime ?? observer.staleTime
-    }
-
-    /// What a filter looks at.
-    package func info(of key: QueryKey, at now: SchedulerInstant) -> QueryInfo {
-        QueryInfo(
-            key: key, status: snapshot.status, fetchStatus: snapshot.fetchStatus, dataUpdatedAt: snapshot.dataUpdatedAt,
-            isStale: isStale(at: now), isActive: isActive, isDisabled: isDisabled,
-            observerCount: snapshot.observerCount)
-    }
-
-    /// The first instant from which `trigger` (focus regained, network back) refetches the entry, as its data
-    /// and observers stand: `Staleness.anyInstant` when it does whenever it comes, nil when it never does
-    /// until something changes. The client reads it to skip the entries a trigger leaves alone.
-    package func firstRefetch(on trigger: ObserverTally.Trigger) -> SchedulerInstant? {
-        isRemoved ? nil : readTally { $0.firstRefetch(on: trigger, snapshot) } ?? nil
-    }
+    // MARK: - Keeping
 
     /// Whether a caller's `gcTime` leaves the entry's as it is: no longer than what the entry keeps already.
     package func keepsGCTime(_ gcTime: GCTime?) -> Bool {
         guard let gcTime else { return true }
         // While no one gave one, only the defaults' own (compared packed, as precisely as it is kept) leaves it.
         return observerGCTime.map { gcTime <= $0 } ?? (PackedGCTime(gcTime) == packedDefaultGCTime)
-    }
-
-    /// Whether the entry may be evicted: nobody observes it and it is not fetching (what makes it collectable
-    /// too).
-    package var isIdle: Bool {
-        !isObserved && fetchBox == nil && !isRemoved
-    }
-
-    /// Whether an enabled observer watches the entry.
-    package var isActive: Bool {
-        readTally { $0.enabled > 0 } ?? false
-    }
-
-    /// Whether bulk operations must leave the entry alone: every observer is disabled, or, with none, it was
-    /// never fetched (nothing knows how to).
-    package var isDisabled: Bool {
-        isObserved ? !isActive : lastFetcher == nil
     }
 
     // MARK: - Actions

@@ -1,19 +1,25 @@
 /// One fetch as the cache entry runs it: the fetcher, with the settings it runs with (one object, shared by
-/// every copy of the request and kept by the entry to fetch again), and what this one call adds: why, whether
-/// the persistent cache was asked, and the caller's `gcTime`.
+/// every copy of the request and kept by the entry to fetch again), and what this one call adds (`FetchCall`:
+/// why, whether the persistent cache was asked, the caller's `gcTime`).
 package struct FetchRequest: Sendable {
     /// Produces the value, with how to treat it; runs in a tracked task and is cancelled with it.
     package let fetcher: any ErasedFetcher
-    package var reason: FetchReason
-    /// The persistent cache was asked already (`.useInsteadOfFetching`) and had nothing valid.
-    package var hasCheckedStore = false
-    /// How long the entry stays once unused, as a caller (`fetchQuery(gcTime:)`) asks; the entry keeps the
-    /// longest it was told, as for observers. To the nanosecond.
-    package var gcTime: GCTime? {
-        get { packedGCTime.gcTime }
-        set { packedGCTime = PackedGCTime(newValue) }
+    package var call: FetchCall
+
+    package var reason: FetchReason {
+        get { call.reason }
+        set { call.reason = newValue }
     }
-    private var packedGCTime = PackedGCTime(nil)
+    /// The persistent cache was asked already (`.useInsteadOfFetching`) and had nothing valid.
+    package var hasCheckedStore: Bool {
+        get { call.hasCheckedStore }
+        set { call.hasCheckedStore = newValue }
+    }
+    /// How long the entry stays once unused, as a caller (`fetchQuery(gcTime:)`) asks.
+    package var gcTime: GCTime? {
+        get { call.gcTime }
+        set { call.gcTime = newValue }
+    }
 
     package var retry: RetryPolicy { fetcher.settings.retry }
     package var networkMode: NetworkMode { fetcher.settings.networkMode }
@@ -33,16 +39,30 @@ package struct FetchRequest: Sendable {
         cancelsWhenUnobserved: Bool = false,
         meta: (any Sendable)? = nil
     ) {
+        fetcher = Self.fetcher(
+            fetch, retry: retry, networkMode: networkMode, structuralSharing: structuralSharing,
+            cancelsWhenUnobserved: cancelsWhenUnobserved, meta: meta)
+        call = FetchCall(reason: reason)
+    }
+
+    /// The fetcher object of `fetch` with its settings: a `DescribedFetcher` with a `meta`, else a
+    /// `TypedFetcher`.
+    package static func fetcher<Value: Sendable>(
+        _ fetch: @escaping @Sendable () async throws -> Value, retry: RetryPolicy, networkMode: NetworkMode,
+        structuralSharing: Bool, cancelsWhenUnobserved: Bool = false, meta: (any Sendable)? = nil
+    ) -> any ErasedFetcher {
         let settings = FetchSettings(
             retry: retry, networkMode: networkMode, structuralSharing: structuralSharing,
             cancelsWhenUnobserved: cancelsWhenUnobserved)
-        fetcher =
-            if let meta {
-                DescribedFetcher(fetch: fetch, settings: settings, meta: meta)
-            } else {
-                TypedFetcher(fetch: fetch, settings: settings)
-            }
-        self.reason = reason
+        guard let meta else { return TypedFetcher(fetch: fetch, settings: settings) }
+        return DescribedFetcher(fetch: fetch, settings: settings, meta: meta)
+    }
+
+    /// The request of `call` with `fetcher`: a read's, once the machine asks for its fetcher
+    /// (`EntryStateMachine.Output.needsFetcher`).
+    package init(fetcher: any ErasedFetcher, call: FetchCall) {
+        self.fetcher = fetcher
+        self.call = call
     }
 
     /// The request an entry makes again with the fetcher of its last fetch (`EntryStateMachine.lastFetcher`),
@@ -50,7 +70,7 @@ package struct FetchRequest: Sendable {
     /// entry keeps was recorded already.
     init(refetching fetcher: any ErasedFetcher, reason: FetchReason) {
         self.fetcher = fetcher
-        self.reason = reason
+        call = FetchCall(reason: reason)
     }
 }
 

@@ -144,7 +144,11 @@ package final class QueryCacheEntry: Sendable {
             let startWriter = queueSaves(output.actions)
             let resumed = Self.takeContinuations(for: output.actions, from: &storage)
             let changed = storage.machine.version != version
-            let budget = context.ledger.map { report(to: $0, &storage, dataVersionBefore: dataVersion) }
+            // A read that asks for its fetcher changed nothing, and its request follows: a new entry stays in
+            // use by its maker until then, where reporting it idle would let the budget evict it in between.
+            let budget =
+                output.needsFetcher
+                ? nil : context.ledger.map { report(to: $0, &storage, dataVersionBefore: dataVersion) }
             return (output, storage.machine.version, changed ? storage.listeners : [], startWriter, resumed, budget)
         }
         if startWriter { context.writer.start() }
@@ -155,7 +159,7 @@ package final class QueryCacheEntry: Sendable {
     }
 
     /// Takes out of the table the continuations of the waiters that `actions` answer (with the lock held, so
-    /// each is resumed once), in the order of their `resume` actions: a list, not a second table, so that
+    /// each is resumed once), in the order the `resume` actions name them: a list, not a second table, so that
     /// answering 10,000 joined callers hashes each once.
     private static func takeContinuations(for actions: [EntryAction], from storage: inout Storage) -> [Answer?] {
         guard storage.hasContinuations else { return [] }
@@ -214,9 +218,7 @@ package final class QueryCacheEntry: Sendable {
     private func outcome(_ event: (EntryWaiter) -> EntryEvent) -> FetchOutcome {
         let outcome = FetchOutcome()
         let waiter = makeWaiter()
-        _ = send(
-            event(waiter), at: context.now, conditions: context.environment.conditions,
-            registering: (waiter, .outcome(outcome)))
+        send(event(waiter), registering: (waiter, .outcome(outcome)))
         return outcome
     }
 
@@ -229,27 +231,51 @@ package final class QueryCacheEntry: Sendable {
     package func fetchValue(_ request: FetchRequest, _ intent: FetchIntent, observer: UInt64? = nil) async throws
         -> any Sendable
     {
-        try await wait { waiter in .fetchRequested(request, intent, observer: observer, waiter: waiter) }
+        try await wait { waiter, answer in
+            send(.fetchRequested(request, intent, observer: observer, waiter: waiter), registering: (waiter, answer))
+        }
+    }
+
+    /// The value a read (`fetchQuery` and friends) asks for, as `fetchValue` gives it, with the fetcher made
+    /// only when the machine needs it (`EntryEvent.readRequested`): a caller whom the cache answers, or who
+    /// joins the fetch in flight, makes none (row (e)).
+    ///
+    /// - Throws: as `fetchValue`.
+    package func readValue(
+        _ call: FetchCall, _ intent: FetchIntent, makeFetcher: () -> any ErasedFetcher
+    ) async throws -> any Sendable {
+        try await wait { waiter, answer in
+            guard send(.readRequested(call, intent, waiter: waiter), registering: (waiter, answer)).needsFetcher
+            else { return }
+            // The waiter's answer stays registered: the request that follows names the same waiter.
+            let request = FetchRequest(fetcher: makeFetcher(), call: call)
+            send(.fetchRequested(request, intent, observer: nil, waiter: waiter))
+        }
     }
 
     /// Returns once the fetch in flight, if any, has settled (whatever its result); with `skipsPaused`, at once
     /// while it waits paused for the network.
     package func settled(skipsPaused: Bool = false) async {
-        _ = try? await wait { waiter in .waiterJoined(waiter, skipsPaused: skipsPaused) }
+        _ = try? await wait { waiter, answer in
+            send(.waiterJoined(waiter, skipsPaused: skipsPaused), registering: (waiter, answer))
+        }
     }
 
-    /// Sends the event a new waiter makes, and waits until the machine resumes it; a cancelled caller leaves.
-    private func wait(_ event: (EntryWaiter) -> EntryEvent) async throws -> any Sendable {
+    /// Makes a waiter, lets `sendEvents` send the events that name it (the first registering its answer), and
+    /// waits until the machine resumes it; a cancelled caller leaves.
+    private func wait(_ sendEvents: (EntryWaiter, Answer) -> Void) async throws -> any Sendable {
         let waiter = makeWaiter()
         return try await withTaskCancellationHandler {
-            try await Self.withWaiterContinuation { continuation in
-                _ = send(
-                    event(waiter), at: context.now, conditions: context.environment.conditions,
-                    registering: (waiter, .task(continuation)))
-            }
+            try await Self.withWaiterContinuation { continuation in sendEvents(waiter, .task(continuation)) }
         } onCancel: {
             send(.waiterLeft(waiter))
         }
+    }
+
+    /// Sends `event`, which names a new waiter, registering the waiter's answer in the same hold of the lock.
+    @discardableResult
+    private func send(_ event: EntryEvent, registering registration: Registration) -> EntryStateMachine.Output {
+        send(event, at: context.now, conditions: context.environment.conditions, registering: registration)
     }
 
     /// A waiter the machine has not seen yet, numbered by the client's counter (no lock of the entry's).

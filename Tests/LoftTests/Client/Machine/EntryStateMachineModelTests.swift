@@ -106,6 +106,14 @@ import Testing
             #expect(acts.isEmpty, "a stale fetch acted: \(context)")
             #expect(machine.version == previous.version, "a stale fetch changed the entry: \(context)")
         }
+        // A read that asks for its fetcher changes nothing and acts in no way: its request follows.
+        if output.needsFetcher {
+            #expect(output.actions.isEmpty, "a read that asked for its fetcher acted: \(context)")
+            #expect(machine.version == previous.version, "a read that asked for its fetcher changed: \(context)")
+            #expect(
+                machine.fetchWaiters == previous.fetchWaiters, "a read that asked for its fetcher waits: \(context)")
+            #expect(machine.collectionDeadline == previous.collectionDeadline, "its gc deadline moved: \(context)")
+        }
         checkCancel(previous, machine, event, &model, context)
         if output.isStored { model.isDataWritten = true }
         // What the model knows of the fetch in flight.
@@ -182,6 +190,12 @@ import Testing
                 .interval(inBackground: Bool.random(using: &random)),
             ]
             let waiter: EntryWaiter? = Bool.random(using: &random) ? nextWaiter(&model) : nil
+            if let waiter, Int.random(in: 0..<3, using: &random) == 0 {
+                // A read without its fetcher, as `fetchQuery` sends it first.
+                let reads: [FetchIntent] = [.ifStale(staleTimes.randomElement(using: &random) ?? .zero), .ifMissing]
+                let call = FetchCall(reason: .manual, gcTime: gcTimes.randomElement(using: &random))
+                return .readRequested(call, reads.randomElement(using: &random) ?? .ifMissing, waiter: waiter)
+            }
             let modes: [NetworkMode] = [.online, .always, .offlineFirst]
             return .fetchRequested(
                 MachineScript.request(

@@ -19,23 +19,27 @@ struct MachineScript: Sendable, CustomTestStringConvertible {
     let expected: [EntryAction]
     /// What must hold of the snapshot after the last step, beside the actions.
     let holds: @Sendable (EntrySnapshot) -> Bool
+    /// Whether the last step, a read without its fetcher, asks for the fetcher (`Output.needsFetcher`).
+    let needsFetcher: Bool
 
     init(
-        _ rule: String, _ steps: [Step], _ expected: [EntryAction],
+        _ rule: String, _ steps: [Step], _ expected: [EntryAction], needsFetcher: Bool = false,
         holds: @escaping @Sendable (EntrySnapshot) -> Bool = { _ in true }
     ) {
         self.rule = rule
         self.steps = steps
         self.expected = expected
+        self.needsFetcher = needsFetcher
         self.holds = holds
     }
 
     var testDescription: String { rule }
 
-    /// Runs the row and checks its actions and its snapshot.
+    /// Runs the row and checks its actions, whether it asked for a fetcher, and its snapshot.
     func check() {
         let (output, snapshot) = run()
         #expect(output.actions == expected, "\(rule)")
+        #expect(output.needsFetcher == needsFetcher, "\(rule): asks for the fetcher")
         #expect(holds(snapshot), "\(rule): the snapshot")
     }
 
@@ -147,6 +151,16 @@ extension MachineScript.Step {
             .fetchRequested(
                 MachineScript.request(reason, networkMode: networkMode), intent, observer: observer,
                 waiter: waiter.map(EntryWaiter.init(id:))),
+            online: online)
+    }
+
+    /// A read that brings no fetcher (`readRequested`), as `fetchQuery` sends it first.
+    static func read(
+        _ seconds: Int64, _ intent: FetchIntent, waiter: UInt64, gcTime: GCTime? = nil, online: Bool = true
+    ) -> Self {
+        at(
+            seconds,
+            .readRequested(FetchCall(reason: .manual, gcTime: gcTime), intent, waiter: EntryWaiter(id: waiter)),
             online: online)
     }
 
