@@ -9,7 +9,7 @@ package struct EntrySnapshot: Sendable {
     /// `dataUpdatedAt` in nanoseconds since the epoch, `Int64.min` for none: an optional instant takes 9 bytes.
     private var dataUpdatedAtNanoseconds = Int64.min
     /// `staleTime`, packed to 8 bytes.
-    private var packedStaleTime = PackedStaleTime(nil)
+    private var packedStaleTime = PackedDuration(staleTime: nil)
     private var storedFailureCount: Int32 = 0
     private var storedObserverCount: Int32 = 0
     /// `dataVersion` in 4 bytes: it is only compared for equality, and wraps (a view 2^32 values behind is not
@@ -33,12 +33,12 @@ package struct EntrySnapshot: Sendable {
     /// its own reads `isStale` with. Nil without enabled observers. Kept to the nanosecond.
     package var staleTime: StaleTime? {
         get { packedStaleTime.staleTime }
-        set { packedStaleTime = PackedStaleTime(newValue) }
+        set { packedStaleTime = PackedDuration(staleTime: newValue) }
     }
 
     /// Takes `staleTime` as the key's (as precisely as it is kept); returns whether it changed.
     mutating func judge(by staleTime: StaleTime?) -> Bool {
-        let packed = PackedStaleTime(staleTime)
+        let packed = PackedDuration(staleTime: staleTime)
         guard packed != packedStaleTime else { return false }
         packedStaleTime = packed
         return true

@@ -36,7 +36,7 @@ package struct EntryStateMachine: Sendable {
     var audienceStorage: [EntryAudience] = []
     /// The `gcTime` of the defaults for the key, to the nanosecond: it applies while no observer gave one.
     /// Packed: 8 bytes instead of 17, which took the entry's state over a malloc size class (row (i)).
-    private let packedDefaultGCTime: PackedGCTime
+    private let packedDefaultGCTime: PackedDuration
     /// The fetcher of the last fetch started (with its settings), to refetch an entry that has no observer that
     /// can.
     var lastFetcher: (any ErasedFetcher)?
@@ -69,7 +69,7 @@ package struct EntryStateMachine: Sendable {
     /// - Parameter gcTime: the `gcTime` of the defaults for the key, which collects the entry until an observer
     ///   gives its own.
     package init(gcTime: GCTime) {
-        packedDefaultGCTime = PackedGCTime(gcTime)
+        packedDefaultGCTime = PackedDuration(gcTime: gcTime)
     }
 
     /// When the entry is collected, unless someone uses it first.
@@ -296,7 +296,7 @@ package struct EntryStateMachine: Sendable {
     package func keepsGCTime(_ gcTime: GCTime?) -> Bool {
         guard let gcTime else { return true }
         // While no one gave one, only the defaults' own (compared packed, as precisely as it is kept) leaves it.
-        return observerGCTime.map { gcTime <= $0 } ?? (PackedGCTime(gcTime) == packedDefaultGCTime)
+        return observerGCTime.map { gcTime <= $0 } ?? (PackedDuration(gcTime: gcTime) == packedDefaultGCTime)
     }
 
     // MARK: - Actions

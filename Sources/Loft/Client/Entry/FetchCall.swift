@@ -10,12 +10,12 @@ package struct FetchCall: Sendable {
     /// longest it was told, as for observers. To the nanosecond.
     package var gcTime: GCTime? {
         get { packedGCTime.gcTime }
-        set { packedGCTime = PackedGCTime(newValue) }
+        set { packedGCTime = PackedDuration(gcTime: newValue) }
     }
-    private var packedGCTime = PackedGCTime(nil)
+    private var packedGCTime = PackedDuration(gcTime: nil)
 
     package init(reason: FetchReason, gcTime: GCTime? = nil) {
         self.reason = reason
-        packedGCTime = PackedGCTime(gcTime)
+        packedGCTime = PackedDuration(gcTime: gcTime)
     }
 }
