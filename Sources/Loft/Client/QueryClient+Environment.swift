@@ -79,6 +79,7 @@ extension QueryClient {
     /// would make an allocation of a kilobyte or more, for which the C allocator first merges every small block
     /// freed since the last one, a cost that has nothing to do with the work.
     private func entries(refetchingOn trigger: ObserverTally.Trigger, at now: SchedulerInstant) -> [QueryCacheEntry] {
-        state.withLock { state in state.entries.filter { $0.mayRefetch(on: trigger, at: now) } }
+        let moment = TriggerMirror.Moment(now)
+        return state.withLock { state in state.entries.filter { $0.mayRefetch(on: trigger, at: moment) } }
     }
 }

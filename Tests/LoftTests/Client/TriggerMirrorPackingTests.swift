@@ -43,3 +43,10 @@ import Testing
         #expect(!late.mayRefetch(on: .focus, at: Self.start))
     }
 }
+
+extension TriggerMirror {
+    /// `mayRefetch(on:at:)` at one instant, as a pass asks it with the instant it read once.
+    fileprivate func mayRefetch(on trigger: ObserverTally.Trigger, at instant: SchedulerInstant) -> Bool {
+        mayRefetch(on: trigger, at: Moment(instant))
+    }
+}

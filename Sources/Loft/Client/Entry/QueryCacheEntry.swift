@@ -174,7 +174,7 @@ package final class QueryCacheEntry: Sendable {
     }
 
     /// Whether `trigger` coming at `now` may refetch the entry (false: it certainly does not).
-    package func mayRefetch(on trigger: ObserverTally.Trigger, at now: SchedulerInstant) -> Bool {
+    func mayRefetch(on trigger: ObserverTally.Trigger, at now: TriggerMirror.Moment) -> Bool {
         TriggerMirror(word: triggers.load(ordering: .acquiring)).mayRefetch(on: trigger, at: now)
     }
 

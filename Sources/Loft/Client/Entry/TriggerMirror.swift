@@ -24,14 +24,23 @@ struct TriggerMirror: Sendable, Equatable {
         word = Self.units(focus) << 32 | Self.units(reconnect)
     }
 
+    /// An instant in the mirror's units: made once for a pass over many entries.
+    struct Moment: Sendable {
+        fileprivate let units: UInt64
+
+        init(_ instant: SchedulerInstant) {
+            units = TriggerMirror.units(instant)
+        }
+    }
+
     /// Whether `trigger` coming at `now` may refetch the entry (false: it certainly does not).
-    func mayRefetch(on trigger: ObserverTally.Trigger, at now: SchedulerInstant) -> Bool {
+    func mayRefetch(on trigger: ObserverTally.Trigger, at now: Moment) -> Bool {
         let first =
             switch trigger {
             case .focus: word >> 32
             case .reconnect: word & Self.neverUnits
             }
-        return first <= Self.units(now)
+        return first <= now.units
     }
 
     /// `instant` in whole units since the epoch, rounded down and clamped below "never" (which nil gives).
