@@ -125,6 +125,56 @@ import Testing
         #expect(timers.count == 0)
     }
 
+    /// An owner, or a timer's capture, whose last release sets a timer, as an entry's may (its fetcher's
+    /// captures run user code).
+    private final class SetsATimerWhenReleased: AlarmOwner {
+        let onRelease: @Sendable () -> Void
+
+        init(_ onRelease: @escaping @Sendable () -> Void) {
+            self.onRelease = onRelease
+        }
+
+        deinit { onRelease() }
+
+        func alarmRang(_ instant: SchedulerInstant) {}
+    }
+
+    @Test(
+        "what the queue lets go (a timer's closure, an owner) goes after its lock: a release may set a timer",
+        .timeLimit(.minutes(1)))
+    func releasesAfterTheLock() {
+        let scheduler = TestScheduler()
+        let timers = TimerQueue<SetsATimerWhenReleased>(scheduler: scheduler)
+        let later = scheduler.now + .seconds(10)
+        let setByReleases = Locked(0)
+        let setTimer: @Sendable () -> Void = {
+            setByReleases.withLock { $0 += 1 }
+            timers.set(timers.makeKey(), at: later) {}
+        }
+        let key = timers.makeKey()
+        do {
+            let capture = SetsATimerWhenReleased(setTimer)
+            timers.set(key, at: later) { withExtendedLifetime(capture) {} }
+        }
+        timers.set(key, at: later) {}  // replaces the timer holding the capture
+        #expect(setByReleases.withLock { $0 } == 1)
+        do {
+            let capture = SetsATimerWhenReleased(setTimer)
+            timers.set(key, at: later) { withExtendedLifetime(capture) {} }
+        }
+        timers.cancel(key)
+        #expect(setByReleases.withLock { $0 } == 2)
+        do { timers.setAlarm(for: SetsATimerWhenReleased(setTimer), at: later) }
+        timers.dropAllAlarms()
+        #expect(setByReleases.withLock { $0 } == 3)
+        // 64 dropped owners make a sweep, which lets them go.
+        var owners = (0..<64).map { _ in SetsATimerWhenReleased(setTimer) }
+        for owner in owners { timers.setAlarm(for: owner, at: later) }
+        while let owner = owners.popLast() { timers.dropAlarms(of: owner) }
+        #expect(setByReleases.withLock { $0 } == 3 + 64)
+        #expect(timers.count == 3 + 64)
+    }
+
     @Test("an alarm and a timer due at the same instant: the alarm rings first, whichever was set first")
     func alarmsBeforeTimers() {
         let scheduler = TestScheduler()

@@ -123,13 +123,14 @@ package final class TimerQueue<Owner: AlarmOwner>: Sendable {
     /// is nil.
     package func set(_ key: TimerKey, at instant: SchedulerInstant?, _ action: @escaping @Sendable () -> Void) {
         guard let instant else { return cancel(key) }
-        let (wake, replaced) = state.withLock { state -> (Wake?, Timer?) in
+        // The replaced timer comes out of the lock, so that its closure is released once the lock is.
+        let (wake, _) = state.withLock { state -> (Wake?, Timer?) in
             state.nextSequence += 1
             let replaced = state.timers.updateValue(Timer(sequence: state.nextSequence, action: action), forKey: key)
             state.timerHeap.insert(Deadline(instant: instant, sequence: state.nextSequence, key: key))
             return (nextWake(&state), replaced)
         }
-        withExtendedLifetime(replaced) { schedule(wake) }
+        schedule(wake)
     }
 
     /// Rings `owner` at `instant` (`alarmRang(_:)`), unless its alarms are dropped meanwhile.
@@ -144,24 +145,23 @@ package final class TimerQueue<Owner: AlarmOwner>: Sendable {
     /// Drops every alarm `owner` set that has not rung: none of them rings. O(1) amortised: the heap is swept
     /// once the dropped owners reach a quarter of the alarms (and at least 64).
     package func dropAlarms(of owner: Owner) {
-        let released = state.withLock { state -> [ObjectIdentifier: Owner] in
+        // The swept owners come out of the lock and go once it is released: an entry's last release may run user
+        // code (its fetcher's captures), which may set a timer.
+        _ = state.withLock { state -> [ObjectIdentifier: Owner] in
             guard !state.alarmHeap.isEmpty else { return [:] }
             state.dropped[ObjectIdentifier(owner)] = owner
             guard state.dropped.count >= max(64, state.alarmHeap.count / 4) else { return [:] }
             return sweep(&state)
         }
-        // The owners go here, with the lock released: an entry's last release may run user code (its fetcher's
-        // captures), which may set a timer.
-        _ = released
     }
 
     /// Drops every alarm (the client goes: this cuts the cycle its entries' alarms make).
     package func dropAllAlarms() {
-        let released = state.withLock { state -> (Heap<Alarm>, [ObjectIdentifier: Owner]) in
+        // The owners come out of the lock and go once it is released (as in `dropAlarms(of:)`).
+        _ = state.withLock { state -> (Heap<Alarm>, [ObjectIdentifier: Owner]) in
             defer { (state.alarmHeap, state.dropped) = (Heap(), [:]) }
             return (state.alarmHeap, state.dropped)
         }
-        _ = released
     }
 
     /// Removes the dropped owners' alarms from the heap, and returns the owners to release.
@@ -175,7 +175,8 @@ package final class TimerQueue<Owner: AlarmOwner>: Sendable {
     /// Cancels the timer `key`, if set; with no timer and no alarm left, the wake-up goes too (nothing stays
     /// pending on the scheduler).
     package func cancel(_ key: TimerKey) {
-        let (wake, removed) = state.withLock { state -> ((any Cancellable)?, Timer?) in
+        // The removed timer comes out of the lock, so that its closure is released once the lock is.
+        let (wake, _) = state.withLock { state -> ((any Cancellable)?, Timer?) in
             let removed = state.timers.removeValue(forKey: key)
             guard removed != nil, state.timers.isEmpty, state.alarmHeap.isEmpty, let wake = state.wake else {
                 return (nil, removed)
@@ -184,7 +185,7 @@ package final class TimerQueue<Owner: AlarmOwner>: Sendable {
             state.timerHeap = Heap()
             return (wake.token, removed)
         }
-        withExtendedLifetime(removed) { wake?.cancel() }
+        wake?.cancel()
     }
 
     /// A wake-up to schedule once the lock is released, and the one it replaces.
