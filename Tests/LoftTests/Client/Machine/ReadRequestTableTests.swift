@@ -2,16 +2,6 @@ import Testing
 
 @testable import Loft
 
-private let key = MachineScript.key
-
-private func at(_ seconds: Int64) -> SchedulerInstant {
-    MachineScript.instant(seconds)
-}
-
-private func waiter(_ id: UInt64) -> EntryWaiter {
-    EntryWaiter(id: id)
-}
-
 /// A read that brings no fetcher (`readRequested`, what `fetchQuery`, `ensureQueryData` and `prefetchQuery`
 /// send first): the cache answers it, or it joins the fetch in flight, as a request with a fetcher would; where
 /// it would start a fetch, replace one or ask the store, it changes nothing and asks for its fetcher.
@@ -41,15 +31,15 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
         MachineScript(
             "fresh data answers a read with no fetcher, served from the cache",
             [.write(0, 1), .read(1, .ifStale(.seconds(30)), waiter: 1)],
-            [.emit(.served(key, fromCache: true)), .resume([waiter(1)], .success(1))]),
+            [.emit(.served(MachineScript.key, fromCache: true)), .resume([MachineScript.waiter(1)], .success(1))]),
         MachineScript(
             "any data answers a read that fetches only when there is none",
             [.write(0, 1), .read(500, .ifMissing, waiter: 1)],
-            [.emit(.served(key, fromCache: true)), .resume([waiter(1)], .success(1))]),
+            [.emit(.served(MachineScript.key, fromCache: true)), .resume([MachineScript.waiter(1)], .success(1))]),
         MachineScript(
             "a read joins the fetch in flight with no fetcher, served by it",
             [.fetch(0, .explicit), .read(1, .ifStale(.zero), waiter: 1)],
-            [.emit(.served(key, fromCache: false))],
+            [.emit(.served(MachineScript.key, fromCache: false))],
             holds: { $0.fetchStatus == .fetching }),
         MachineScript(
             "a read that joined is answered with the fetch's value, in the order the callers came",
@@ -58,8 +48,9 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                 .succeed(2, fetch: 1, 7),
             ],
             [
-                .resume([waiter(2), waiter(1)], .success(7)), .emit(.updated(key)),
-                .emit(.fetchFinished(key, error: nil)), .setAlarm(at(302)),
+                .resume([MachineScript.waiter(2), MachineScript.waiter(1)], .success(7)),
+                .emit(.updated(MachineScript.key)),
+                .emit(.fetchFinished(MachineScript.key, error: nil)), .setAlarm(MachineScript.instant(302)),
             ]),
         MachineScript(
             "a read that joins keeps its longer gcTime: the entry is collected later",
@@ -68,13 +59,13 @@ private func waiter(_ id: UInt64) -> EntryWaiter {
                 .succeed(2, fetch: 1, 7),
             ],
             [
-                .resume([waiter(1)], .success(7)), .emit(.updated(key)),
-                .emit(.fetchFinished(key, error: nil)), .setAlarm(at(602)),
+                .resume([MachineScript.waiter(1)], .success(7)), .emit(.updated(MachineScript.key)),
+                .emit(.fetchFinished(MachineScript.key, error: nil)), .setAlarm(MachineScript.instant(602)),
             ]),
         MachineScript(
             "a read of a removed entry is sent to the key's next entry",
             [.write(0, 1), .at(1, .removed), .read(2, .ifStale(.zero), waiter: 1)],
-            [.resume([waiter(1)], .failure(EntryRemovedError()))]),
+            [.resume([MachineScript.waiter(1)], .failure(EntryRemovedError()))]),
     ]
 
     @Test("reads without a fetcher", arguments: rows)
