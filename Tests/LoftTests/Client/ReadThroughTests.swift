@@ -35,6 +35,56 @@ import Testing
         #expect(harness.fetchReasons(for: "k") == [.firstUse, .manual, .manual])
     }
 
+    @Test("a read that joins a fetch in flight, or that the cache answers, makes no fetcher; one that fetches does")
+    func fetchersMadeOnlyToFetch() async throws {
+        let harness = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, Int>(.hang())
+        let first = Task { try await harness.client.fetchQuery("k") { try await fetcher.fetch(()) } }
+        await fetcher.waitForCalls(1)
+        let entry = try #require(harness.client.existingEntry(for: "k"))
+        let made = Counter()
+        let read: @Sendable (StaleTime, Int) async throws -> Int? = { staleTime, value in
+            try await entry.readValue(FetchCall(reason: .manual), .ifStale(staleTime)) {
+                made.increment()
+                return FetchRequest.fetcher({ value }, retry: .never, networkMode: .online, structuralSharing: true)
+            } as? Int
+        }
+        let joined = Task { try await read(.zero, 0) }
+        await harness.until { entry.storage.withLock { $0.machine.fetchWaiters.count } == 2 }
+        fetcher.release(returning: 4)
+        #expect(try await joined.value == 4)
+        #expect(try await first.value == 4)
+        #expect(try await read(.infinity, 0) == 4)
+        #expect(made.value == 0, "neither the joining read nor the fresh one made a fetcher")
+        #expect(try await read(.zero, 5) == 5)
+        #expect(made.value == 1)
+    }
+
+    @Test("a caller cancelled before it reaches a fetch in flight gets CancellationError; the fetch goes on")
+    func cancelledCallerLeaves() async throws {
+        let harness = TestQueryClient()
+        let fetcher = ScriptedFetcher<Void, Int>(.hang())
+        let first = Task { try await harness.client.fetchQuery("k") { try await fetcher.fetch(()) } }
+        await fetcher.waitForCalls(1)
+        let outcome = Locked<Result<Int, any Error>?>(nil)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                let value = try await harness.client.fetchQuery("k") { 0 }
+                outcome.withLock { $0 = .success(value) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+        }
+        // Answered while the fetch still runs (a caller that stayed would wait for it: `until` fails, not hangs).
+        await harness.until { outcome.withLock { $0 } != nil }
+        #expect(throws: CancellationError.self) { try outcome.withLock { $0 }?.get() }
+        fetcher.release(returning: 4)
+        await cancelled.value
+        #expect(try await first.value == 4)
+        #expect(fetcher.callCount == 1)
+    }
+
     @Test("ensureQueryData answers any data from the cache, whatever its age, without a fetch")
     func ensureAnswersAnyAge() async throws {
         let harness = TestQueryClient()

@@ -266,7 +266,12 @@ package final class QueryCacheEntry: Sendable {
     private func wait(_ sendEvents: (EntryWaiter, Answer) -> Void) async throws -> any Sendable {
         let waiter = makeWaiter()
         return try await withTaskCancellationHandler {
-            try await Self.withWaiterContinuation { continuation in sendEvents(waiter, .task(continuation)) }
+            try await Self.withWaiterContinuation { continuation in
+                sendEvents(waiter, .task(continuation))
+                // Cancelled before the machine knew the waiter, the handler's leave found none: it leaves now (a
+                // second leave changes nothing).
+                if Task.isCancelled { send(.waiterLeft(waiter)) }
+            }
         } onCancel: {
             send(.waiterLeft(waiter))
         }
