@@ -11,13 +11,9 @@ extension EntryStateMachine {
     ) {
         var call = call
         let route = route(&call, intent, observer: observer, at: now, conditions)
-        guard let fetcher else {
-            if route.needsFetcher { return output.needsFetcher = true }
-            return go(route, call: call, request: nil, intent, observer: observer, waiter: waiter, conditions, &output)
-        }
-        go(
-            route, call: call, request: FetchRequest(fetcher: fetcher, call: call), intent, observer: observer,
-            waiter: waiter, conditions, &output)
+        if fetcher == nil, route.needsFetcher { return output.needsFetcher = true }
+        let request = fetcher.map { FetchRequest(fetcher: $0, call: call) }
+        go(route, call: call, request: request, intent, observer: observer, waiter: waiter, conditions, &output)
     }
 
     /// What `request` does, decided before anything changes.
@@ -84,31 +80,30 @@ extension EntryStateMachine {
             observerGCTime = gcTime
             collectionDeadline = nil
         }
-        switch route {
-        case .serve:
-            return serve(waiter, fromCache: true, &output)
-        case .answer:
-            return answer(waiter, &output)
-        case .checkStore:
-            guard let request, let persistence else { return }
-            return output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
-        case .join, .replace, .start:
-            break
-        }
-        if intent.isRead { output.actions.append(.emit(.served(output.key, fromCache: false))) }
-        switch route {
-        case .join:
+        // A read that joins, replaces or starts a fetch is served by it.
+        let isServedByFetch = intent.isRead && (route == .join || route == .replace || route == .start)
+        if isServedByFetch { output.actions.append(.emit(.served(output.key, fromCache: false))) }
+        switch (route, request) {
+        case (.serve, _):
+            serve(waiter, fromCache: true, &output)
+        case (.answer, _):
+            answer(waiter, &output)
+        case (.checkStore, let request?):
+            guard let persistence else { return }
+            output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
+        case (.join, _):
             // Mutated in place: copying the fetch would copy every waiter on each join.
             if let waiter { fetchWaiters.append(waiter) }
-        case .replace:
+        case (.replace, let request?):
             if let waiter { fetchWaiters.append(waiter) }
-            guard let request, let current = fetch else { return }
+            guard let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
             start(request, before: current.before, conditions, &output)
-        default:
-            guard let request else { return }
+        case (.start, let request?):
             if let waiter { fetchWaiters = [waiter] } else { clearFetchWaiters() }
             start(request, before: Boxed(snapshot), conditions, &output)
+        case (.checkStore, nil), (.replace, nil), (.start, nil):
+            break  // `request` asked for the fetcher before calling
         }
     }
 

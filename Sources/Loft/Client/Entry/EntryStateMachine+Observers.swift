@@ -154,10 +154,11 @@ extension EntryStateMachine {
         if let refetch = refetcher(where: { _ in true }) {
             output.actions.append(.refetch(refetch, reason))
         } else if let fetcher = lastFetcher {
-            let request = FetchRequest(refetching: fetcher, reason: reason)
-            let intent = FetchIntent(refetchingFor: reason)
+            // The last fetcher again, for `reason`: the persistent cache is asked first, as for an observer's
+            // refetch, and the `gcTime` the entry keeps was recorded already.
             self.request(
-                request.call, fetcher: fetcher, intent, observer: nil, waiter: nil, at: now, conditions, &output)
+                FetchCall(reason: reason), fetcher: fetcher, FetchIntent(refetchingFor: reason), observer: nil,
+                waiter: nil, at: now, conditions, &output)
         }
     }
 

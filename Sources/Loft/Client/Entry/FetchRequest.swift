@@ -64,14 +64,6 @@ package struct FetchRequest: Sendable {
         self.fetcher = fetcher
         self.call = call
     }
-
-    /// The request an entry makes again with the fetcher of its last fetch (`EntryStateMachine.lastFetcher`),
-    /// for `reason`: the persistent cache is asked first, as for an observer's refetch, and the `gcTime` the
-    /// entry keeps was recorded already.
-    init(refetching fetcher: any ErasedFetcher, reason: FetchReason) {
-        self.fetcher = fetcher
-        call = FetchCall(reason: reason)
-    }
 }
 
 /// How a fetcher's result is treated: the settings of the call that made it.
