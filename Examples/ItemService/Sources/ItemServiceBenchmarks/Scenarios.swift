@@ -63,6 +63,11 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
             guard spread.errors == 0, one.errors == 0 else {
                 throw BenchmarkError.failed("(q) \(variant.name): errors")
             }
+            // Each turn's figures on the standard error: how far they swing is what the best of them hides.
+            FileHandle.standardError.write(
+                Data(
+                    "(q) turn \(turn), \(variant.name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
+                        .utf8))
             fresh[variant.name] = fresh[variant.name].map { $0.best(with: spread) } ?? spread
             hot[variant.name] = hot[variant.name].map { $0.best(with: one) } ?? one
         }
