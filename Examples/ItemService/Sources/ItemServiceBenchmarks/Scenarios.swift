@@ -7,10 +7,8 @@ struct Settings {
     /// Turns of each variant, alternating their order: each figure is its best turn's.
     var turns: Int { isQuick ? 1 : 3 }
     /// Turns of (q) and (r): their lines are a few per cent wide (q) or their figures swing by a third from turn
-    /// to turn (r), which three turns on a shared machine do not resolve. Ten, not six: on 2 shared cores one
-    /// turn's requests/s swing by 10 % and more, Loft's fresh-id figure sits about 4 % under the actor's (its
-    /// mean over six paired turns), and with six turns the best of each side missed the 5 % line by luck in
-    /// some sittings and met it in others.
+    /// to turn (r), which three turns on a shared machine do not resolve: on 2 shared cores one turn's requests/s
+    /// swing by 10 % and more, twice (q)'s 5 % line.
     var loadTurns: Int { isQuick ? 1 : 10 }
     var dedupeCallers: Int { isQuick ? 1_000 : 10_000 }
     /// How long churn runs: about 1,000,000 ids in a full sitting (about 3,500 new ids a second on 2 cores).

@@ -29,7 +29,10 @@ extension EntryStateMachine {
         case replace
         case start
 
+        /// Whether the route runs the fetcher: it cannot be taken by a request that brought none.
         var needsFetcher: Bool { self == .checkStore || self == .replace || self == .start }
+        /// Whether a read on this route is answered by a fetch (`served`, not from the cache).
+        var isServedByFetch: Bool { self == .join || self == .replace || self == .start }
     }
 
     /// The route of a request, with the reason it fetches for (`call.reason`, which a trigger or a first use
@@ -80,9 +83,7 @@ extension EntryStateMachine {
             observerGCTime = gcTime
             collectionDeadline = nil
         }
-        // A read that joins, replaces or starts a fetch is served by it.
-        let isServedByFetch = intent.isRead && (route == .join || route == .replace || route == .start)
-        if isServedByFetch { output.actions.append(.emit(.served(output.key, fromCache: false))) }
+        if intent.isRead, route.isServedByFetch { output.actions.append(.emit(.served(output.key, fromCache: false))) }
         switch (route, request) {
         case (.serve, _):
             serve(waiter, fromCache: true, &output)
