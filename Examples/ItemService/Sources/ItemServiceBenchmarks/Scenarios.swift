@@ -3,13 +3,13 @@ import Foundation
 /// How much a run does: a full sitting, or a short one that proves the scenarios run.
 struct Settings {
     let isQuick: Bool
-    var seconds: Int { isQuick ? 2 : 5 }
-    /// Turns of each variant, alternating their order: each figure is its best turn's.
-    var turns: Int { isQuick ? 1 : 3 }
-    /// Turns of (q) and (r): their lines are a few per cent wide (q) or their figures swing by a third from turn
-    /// to turn (r), which three turns on a shared machine do not resolve: on 2 shared cores one turn's requests/s
-    /// swing by 10 % and more, twice (q)'s 5 % line.
-    var loadTurns: Int { isQuick ? 1 : 10 }
+    /// Turns of (r): its figures swing by a third from turn to turn, which three turns on a shared machine do
+    /// not resolve.
+    var dedupeTurns: Int { isQuick ? 1 : 10 }
+    /// Turns of (q), each variant's a slice of `sliceSeconds` per load: its line is 5 % wide, and one slice's
+    /// requests/s on 2 shared cores swing by 10 % and more.
+    var loadTurns: Int { isQuick ? 1 : 20 }
+    var sliceSeconds: Int { isQuick ? 1 : 2 }
     var dedupeCallers: Int { isQuick ? 1_000 : 10_000 }
     /// How long churn runs: about 1,000,000 ids in a full sitting (about 3,500 new ids a second on 2 cores).
     var churnSeconds: Int { isQuick ? 3 : 290 }
@@ -37,7 +37,12 @@ func warm(_ url: String, ids: Range<Int>, width: Int = 50, client: BenchmarkClie
 }
 
 /// (q) Throughput and p99 latency over 1,000 fresh ids and on one hot id: Loft with its budget (telemetry and
-/// devtools off, as the actor has neither) against the actor, turns taken; Loft with both on beside it.
+/// devtools off, as the actor has neither) against the actor; Loft with both on beside it.
+///
+/// The three services run side by side on one core, each warmed once, and take short turns under wrk, in
+/// alternating order: whatever else the host runs falls on the three alike, within seconds. Each figure is the
+/// mean of a variant's turns (its p99, their median). Turns of whole runs, a service started for each, swung
+/// by a factor of two on a loaded host, and the best of them met or missed the line by luck.
 func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
     defer { upstream.stop() }
@@ -47,32 +52,38 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
         ("loft", ["--store", "loft", "--budget", "10000", "--telemetry", "off"]),
         ("loft, telemetry and devtools on", ["--store", "loft", "--budget", "10000", "--telemetry", "on"]),
     ]
-    var fresh: [String: Load] = [:]
-    var hot: [String: Load] = [:]
+    // The services on one core, wrk on the other: neither takes the other's time.
+    var services: [String: Launched] = [:]
+    defer { services.values.forEach { $0.stop() } }
+    for variant in variants {
+        let running = try service(upstream, common + variant.arguments, cpu: 1)
+        services[variant.name] = running
+        try await warm(running.url, ids: 0..<1_000, client: client)
+    }
+    var fresh: [String: [Load]] = [:]
+    var hot: [String: [Load]] = [:]
     for turn in 0..<settings.loadTurns {
         for variant in turn % 2 == 0 ? variants : variants.reversed() {
-            // The service on one core, wrk on the other: neither takes the other's time.
-            let running = try service(upstream, common + variant.arguments, cpu: 1)
-            defer { running.stop() }
-            try await warm(running.url, ids: 0..<1_000, client: client)
+            guard let url = services[variant.name]?.url else { continue }
             let spread = try wrk(
-                running.url, seconds: settings.seconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
-            let one = try wrk("\(running.url)/items/7", seconds: settings.seconds, cpu: 0)
+                url, seconds: settings.sliceSeconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
+            let one = try wrk("\(url)/items/7", seconds: settings.sliceSeconds, cpu: 0)
             guard spread.errors == 0, one.errors == 0 else {
                 throw BenchmarkError.failed("(q) \(variant.name): errors")
             }
-            // Each turn's figures on the standard error: how far they swing is what the best of them hides.
+            // Each turn's figures on the standard error: how far they swing is what the mean hides.
             FileHandle.standardError.write(
                 Data(
                     "(q) turn \(turn), \(variant.name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
                         .utf8))
-            fresh[variant.name] = fresh[variant.name].map { $0.best(with: spread) } ?? spread
-            hot[variant.name] = hot[variant.name].map { $0.best(with: one) } ?? one
+            fresh[variant.name, default: []].append(spread)
+            hot[variant.name, default: []].append(one)
         }
     }
     var rows: [Row] = []
-    for (label, loads) in [("1,000 fresh ids", fresh), ("one hot id", hot)] {
-        guard let actor = loads["actor"], let loft = loads["loft"], let full = loads["loft, telemetry and devtools on"]
+    for (label, turns) in [("1,000 fresh ids", fresh), ("one hot id", hot)] {
+        guard let actor = turns["actor"].map(Load.mean), let loft = turns["loft"].map(Load.mean),
+            let full = turns["loft, telemetry and devtools on"].map(Load.mean)
         else { continue }
         rows.append(
             .ratio(
@@ -94,7 +105,7 @@ func dedupeScenario(_ settings: Settings, client: BenchmarkClient) async throws 
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
     defer { upstream.stop() }
     var best: [String: Double] = [:]
-    for turn in 0..<settings.loadTurns {
+    for turn in 0..<settings.dedupeTurns {
         for store in turn % 2 == 0 ? ["actor", "loft"] : ["loft", "actor"] {
             // Fresh for the whole burst: every request after the one fetch is a hit.
             let running = try service(upstream, ["--store", store, "--telemetry", "off", "--stale-seconds", "3600"])

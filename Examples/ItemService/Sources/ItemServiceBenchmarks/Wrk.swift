@@ -7,12 +7,13 @@ struct Load {
     var p99: Double
     var errors: Int
 
-    /// The best of two runs, figure by figure (the most requests per second, the lowest p99): on a shared
-    /// machine each run's worst figures are the neighbours', not the service's.
-    func best(with other: Load) -> Load {
-        Load(
-            requestsPerSecond: max(requestsPerSecond, other.requestsPerSecond), p99: min(p99, other.p99),
-            errors: errors + other.errors)
+    /// Turns of equal length together: the mean of their requests per second, the median of their p99s, every
+    /// error.
+    static func mean(of turns: [Load]) -> Load {
+        let p99s = turns.map(\.p99).sorted()
+        return Load(
+            requestsPerSecond: turns.map(\.requestsPerSecond).reduce(0, +) / Double(max(1, turns.count)),
+            p99: p99s.isEmpty ? 0 : p99s[p99s.count / 2], errors: turns.map(\.errors).reduce(0, +))
     }
 }
 
