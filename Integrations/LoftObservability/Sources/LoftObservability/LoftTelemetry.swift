@@ -19,7 +19,8 @@ import Tracing
 /// - Keys are named by their first part by default (`Options.keyLabel`).
 /// - Durations are measured on the client's scheduler (virtual time in tests).
 /// - Each event is handled on the thread that sent it, under one lock of its own, taken briefly; nothing is
-///   kept once a fetch or a call has ended.
+///   kept once a fetch or a call has ended but the metric series it counted into: each is made by the backend
+///   on its first use and kept (one per name and dimensions' values, as the backend keeps it).
 /// - Attached until `cancel()`, or until the telemetry is released; it does not keep the client alive.
 public final class LoftTelemetry: Sendable {
     /// Where telemetry goes and how keys are named.

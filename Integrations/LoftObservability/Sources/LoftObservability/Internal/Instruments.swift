@@ -1,6 +1,13 @@
+import Loft
 import Metrics
 
 /// The metrics, by name (each made with the options' prefix and backend, and the dimensions of a use).
+///
+/// A series (a name with its key and dimensions) is made by the backend once, on its first use, and kept: every
+/// later use looks it up here. A backend's `makeCounter` takes its own lock, sorts and checks the labels and
+/// looks the series up: asked on every event, it cost each cache read with telemetry on more than the rest of
+/// the telemetry together (row (q) of the item service, "telemetry and devtools on"). The series kept are
+/// those the backend keeps too (a Prometheus registry forgets none).
 struct Instruments: Sendable {
     /// The counters.
     enum CounterName: String {
@@ -23,10 +30,24 @@ struct Instruments: Sendable {
         case mutationDuration = "mutation_duration_seconds"
     }
 
+    /// A metric's series: its name, the key's label and the other dimensions.
+    private struct Series: Hashable, Sendable {
+        let name: String
+        let key: String
+        let dimensions: [String: String]
+    }
+
+    /// The series made so far.
+    private struct Made: Sendable {
+        var counters: [Series: Counter] = [:]
+        var timers: [Series: Timer] = [:]
+    }
+
     let prefix: String
     let factory: any MetricsFactory
     /// The number of entries in the client's cache.
     let entries: Gauge
+    private let made = Locked(Made())
 
     init(_ options: LoftTelemetry.Options) {
         prefix = options.prefix
@@ -34,12 +55,32 @@ struct Instruments: Sendable {
         entries = Gauge(label: "\(prefix)_entries", dimensions: [], factory: factory)
     }
 
+    /// The counter of `name` for `key` and `dimensions`, made on first use.
     func counter(_ name: CounterName, key: String, _ dimensions: [String: String] = [:]) -> Counter {
-        Counter(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
+        kept(Series(name: name.rawValue, key: key, dimensions: dimensions), \.counters) {
+            Counter(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
+        }
     }
 
+    /// The timer of `name` for `key` and `dimensions`, made on first use.
     func timer(_ name: TimerName, key: String, _ dimensions: [String: String] = [:]) -> Timer {
-        Timer(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
+        kept(Series(name: name.rawValue, key: key, dimensions: dimensions), \.timers) {
+            Timer(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
+        }
+    }
+
+    /// The metric of `series` in `kind`, made by `make` (outside the lock: the backend takes its own) if there
+    /// is none yet; of two uses that race to make it, both get the first one kept.
+    private func kept<Metric>(
+        _ series: Series, _ kind: WritableKeyPath<Made, [Series: Metric]>, make: () -> Metric
+    ) -> Metric {
+        if let metric = made.withLock({ $0[keyPath: kind][series] }) { return metric }
+        let metric = make()
+        return made.withLock { made in
+            if let first = made[keyPath: kind][series] { return first }
+            made[keyPath: kind][series] = metric
+            return metric
+        }
     }
 
     /// The key first, then the others by name: one order, so that a backend sees one series per values.
