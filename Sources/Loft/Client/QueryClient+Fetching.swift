@@ -12,8 +12,9 @@ extension QueryClient {
     ///   - gcTime: how long the entry stays once nobody uses it (default: the defaults' for `key`, 300 s). The
     ///     entry keeps the longest `gcTime` it was told, by a caller or an observer, as in TanStack Query.
     ///   - fetcher: produces the value.
-    /// - Throws: the fetcher's error once retries are exhausted, `QueryError.cancelled`, or
-    ///   `QueryError.typeMismatch` when the cached value is not a `T`.
+    /// - Throws: the fetcher's error once retries are exhausted, `QueryError.cancelled` when the fetch is
+    ///   cancelled, `CancellationError` when the calling task is cancelled while it waits (the fetch goes on for
+    ///   the others who wait), or `QueryError.typeMismatch` when the cached value is not a `T`.
     ///
     /// The read-through call of a request handler: fresh data answers at once, from the entry, with no fetch
     /// and no wait (`QueryCacheEvent.served` with `fromCache`); concurrent callers of a missing or stale key
