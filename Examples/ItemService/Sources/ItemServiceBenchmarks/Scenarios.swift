@@ -41,8 +41,7 @@ func warm(_ url: String, ids: Range<Int>, width: Int = 50, client: BenchmarkClie
 ///
 /// The three services run side by side on one core, each warmed once, and take short turns under wrk, in
 /// alternating order: whatever else the host runs falls on the three alike, within seconds. Each figure is the
-/// mean of a variant's turns (its p99, their median). Turns of whole runs, a service started for each, swung
-/// by a factor of two on a loaded host, and the best of them met or missed the line by luck.
+/// mean of a variant's turns (its p99, their median).
 func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
     defer { upstream.stop() }
@@ -53,31 +52,31 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
         ("loft, telemetry and devtools on", ["--store", "loft", "--budget", "10000", "--telemetry", "on"]),
     ]
     // The services on one core, wrk on the other: neither takes the other's time.
-    var services: [String: Launched] = [:]
-    defer { services.values.forEach { $0.stop() } }
+    var services: [(name: String, process: Launched)] = []
+    defer { services.forEach { $0.process.stop() } }
     for variant in variants {
         let running = try service(upstream, common + variant.arguments, cpu: 1)
-        services[variant.name] = running
+        services.append((variant.name, running))
         try await warm(running.url, ids: 0..<1_000, client: client)
     }
     var fresh: [String: [Load]] = [:]
     var hot: [String: [Load]] = [:]
     for turn in 0..<settings.loadTurns {
-        for variant in turn % 2 == 0 ? variants : variants.reversed() {
-            guard let url = services[variant.name]?.url else { continue }
+        for (name, process) in turn % 2 == 0 ? services : services.reversed() {
+            let url = process.url
             let spread = try wrk(
                 url, seconds: settings.sliceSeconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
             let one = try wrk("\(url)/items/7", seconds: settings.sliceSeconds, cpu: 0)
             guard spread.errors == 0, one.errors == 0 else {
-                throw BenchmarkError.failed("(q) \(variant.name): errors")
+                throw BenchmarkError.failed("(q) \(name): errors")
             }
             // Each turn's figures on the standard error: how far they swing is what the mean hides.
             FileHandle.standardError.write(
                 Data(
-                    "(q) turn \(turn), \(variant.name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
+                    "(q) turn \(turn), \(name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
                         .utf8))
-            fresh[variant.name, default: []].append(spread)
-            hot[variant.name, default: []].append(one)
+            fresh[name, default: []].append(spread)
+            hot[name, default: []].append(one)
         }
     }
     var rows: [Row] = []
