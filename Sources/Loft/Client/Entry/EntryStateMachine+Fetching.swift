@@ -10,37 +10,42 @@ extension EntryStateMachine {
         _ output: inout Output
     ) {
         var call = call
-        let route = route(&call, intent, observer: observer, at: now, conditions)
-        if fetcher == nil, route.needsFetcher { return output.needsFetcher = true }
-        let request = fetcher.map { FetchRequest(fetcher: $0, call: call) }
-        go(route, call: call, request: request, intent, observer: observer, waiter: waiter, conditions, &output)
+        guard let route = route(&call, intent, fetcher: fetcher, observer: observer, at: now, conditions) else {
+            return output.needsFetcher = true
+        }
+        go(route, call: call, intent, observer: observer, waiter: waiter, conditions, &output)
     }
 
-    /// What `request` does, decided before anything changes.
-    enum RequestRoute: Equatable {
+    /// What `request` does, decided before anything changes. The routes that run the fetcher carry the request
+    /// to run it with, so that a route is only ever taken with what it needs.
+    enum RequestRoute {
         /// Answer a read from the cache (`served` from the cache).
         case serve
         /// Answer at once, with the data or as a disabled query: no fetch.
         case answer
-        /// Ask the persistent cache first (`.useInsteadOfFetching`).
-        case checkStore
+        /// Ask the persistent cache first (`.useInsteadOfFetching`), then go on with the request.
+        case checkStore(FetchRequest, EntryPersistence)
         case join
-        /// Cancel the fetch in flight and start another (an explicit refetch of an entry with data).
-        case replace
-        case start
+        /// Cancel the fetch in flight (`replacing`) and start another (an explicit refetch of an entry with data).
+        case replace(FetchRequest, replacing: Fetch)
+        case start(FetchRequest)
 
-        /// Whether the route runs the fetcher: it cannot be taken by a request that brought none.
-        var needsFetcher: Bool { self == .checkStore || self == .replace || self == .start }
         /// Whether a read on this route is answered by a fetch (`served`, not from the cache).
-        var isServedByFetch: Bool { self == .join || self == .replace || self == .start }
+        var isServedByFetch: Bool {
+            switch self {
+            case .join, .replace, .start: true
+            case .serve, .answer, .checkStore: false
+            }
+        }
     }
 
     /// The route of a request, with the reason it fetches for (`call.reason`, which a trigger or a first use
-    /// changes). Reads the machine only.
+    /// changes); nil when the route runs the fetcher and the request brought none (a read, which then asks for
+    /// it: `Output.needsFetcher`). Reads the machine only.
     func route(
-        _ call: inout FetchCall, _ intent: FetchIntent, observer: UInt64?, at now: SchedulerInstant,
-        _ conditions: ClientEnvironment.Conditions
-    ) -> RequestRoute {
+        _ call: inout FetchCall, _ intent: FetchIntent, fetcher: (any ErasedFetcher)?, observer: UInt64?,
+        at now: SchedulerInstant, _ conditions: ClientEnvironment.Conditions
+    ) -> RequestRoute? {
         let hasData = snapshot.data != nil
         switch intent {
         case .explicit, .trigger:
@@ -63,20 +68,25 @@ extension EntryStateMachine {
             call.reason = .interval
         }
         if !hasData, call.reason == .manual || call.reason == .appear { call.reason = .firstUse }
+        // The reason is settled: what a fetch would run with.
+        let request = fetcher.map { FetchRequest(fetcher: $0, call: call) }
         if let persistence = persistence, persistence.config.usagePolicy == .useInsteadOfFetching,
             !call.hasCheckedStore, call.reason != .invalidation, !snapshot.isInvalidated
         {
-            return .checkStore
+            return request.map { .checkStore($0, persistence) }
         }
-        guard isFetching else { return .start }
-        if case .explicit = intent, hasData { return .replace }
+        guard isFetching else { return request.map { .start($0) } }
+        // The fetch in flight is copied out of its box only to be replaced: a join reads no more than the flag.
+        if case .explicit = intent, hasData, let current = fetch {
+            return request.map { .replace($0, replacing: current) }
+        }
         return .join
     }
 
-    /// Does what `route` decided. `request` is nil only on the routes that need no fetcher.
+    /// Does what `route` decided.
     private mutating func go(
-        _ route: RequestRoute, call: FetchCall, request: FetchRequest?, _ intent: FetchIntent, observer: UInt64?,
-        waiter: EntryWaiter?, _ conditions: ClientEnvironment.Conditions, _ output: inout Output
+        _ route: RequestRoute, call: FetchCall, _ intent: FetchIntent, observer: UInt64?, waiter: EntryWaiter?,
+        _ conditions: ClientEnvironment.Conditions, _ output: inout Output
     ) {
         if !keepsGCTime(call.gcTime), let gcTime = call.gcTime {
             // A caller's gcTime counts as an observer's: the longest told wins (the first replaces the defaults').
@@ -84,27 +94,23 @@ extension EntryStateMachine {
             collectionDeadline = nil
         }
         if intent.isRead, route.isServedByFetch { output.actions.append(.emit(.served(output.key, fromCache: false))) }
-        switch (route, request) {
-        case (.serve, _):
+        switch route {
+        case .serve:
             serve(waiter, fromCache: true, &output)
-        case (.answer, _):
+        case .answer:
             answer(waiter, &output)
-        case (.checkStore, let request?):
-            guard let persistence else { return }
+        case .checkStore(let request, let persistence):
             output.actions.append(.checkStore(request, intent, observer: observer, waiter: waiter, persistence))
-        case (.join, _):
+        case .join:
             // Mutated in place: copying the fetch would copy every waiter on each join.
             if let waiter { fetchWaiters.append(waiter) }
-        case (.replace, let request?):
+        case .replace(let request, let current):
             if let waiter { fetchWaiters.append(waiter) }
-            guard let current = fetch else { return }
             if let task = current.task { output.actions.append(.cancelTask(task)) }
             start(request, before: current.before, conditions, &output)
-        case (.start, let request?):
+        case .start(let request):
             if let waiter { fetchWaiters = [waiter] } else { clearFetchWaiters() }
             start(request, before: Boxed(snapshot), conditions, &output)
-        case (.checkStore, nil), (.replace, nil), (.start, nil):
-            break  // `request` asked for the fetcher before calling
         }
     }
 
