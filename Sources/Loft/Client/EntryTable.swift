@@ -4,8 +4,11 @@
 /// **Behavior**
 /// - A slot is found from the key's hash, computed when the key was made (seeded per process, as every
 ///   `Hashable` hash is), and compared with the entry's key (hash first, then parts).
-/// - At most three quarters full: it doubles before an insertion would fill more. It does not shrink, as a
-///   dictionary does not.
+/// - At most three quarters full: it doubles before an insertion would fill more. It halves once a removal
+///   leaves it an eighth full (8 slots at least): a client whose entries are collected, evicted or trimmed
+///   after a burst of keys gives the burst's slots back (a million keys held 16 MB of slots), and one that
+///   hovers around a size never grows and shrinks in turn (a quarter full after halving, far from the three
+///   quarters that double it).
 /// - A removal shifts the entries after it back into the gap (no tombstones): a table whose keys churn (a
 ///   service evicting under its budget) keeps its probes as short as a fresh one's.
 struct EntryTable: Sendable {
@@ -13,6 +16,9 @@ struct EntryTable: Sendable {
     private var slots: [QueryCacheEntry?] = []
     /// How many entries it holds.
     private(set) var count = 0
+
+    /// How many slots it has, 8 bytes each: a power of two, 8 at least once an entry was inserted.
+    var capacity: Int { slots.count }
 
     /// The entry of `key`, if any.
     subscript(key: QueryKey) -> QueryCacheEntry? {
@@ -50,7 +56,7 @@ struct EntryTable: Sendable {
             slots[index] = entry
             return
         }
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
         place(entry)
         count += 1
     }
@@ -73,6 +79,7 @@ struct EntryTable: Sendable {
         }
         slots[hole] = nil
         count -= 1
+        if slots.count > 8, count * 8 <= slots.count { resize(to: slots.count / 2) }
         return removed
     }
 
@@ -93,10 +100,10 @@ struct EntryTable: Sendable {
         return nil
     }
 
-    /// Doubles the slots (8 at first) and places every entry again.
-    private mutating func grow() {
+    /// Makes `capacity` slots (a power of two that holds every entry) and places every entry again.
+    private mutating func resize(to capacity: Int) {
         let old = slots
-        slots = Array(repeating: nil, count: max(8, old.count * 2))
+        slots = Array(repeating: nil, count: capacity)
         for case let entry? in old { place(entry) }
     }
 
