@@ -17,8 +17,11 @@ struct EntryTable: Sendable {
     /// How many entries it holds.
     private(set) var count = 0
 
-    /// How many slots it has, 8 bytes each: a power of two, 8 at least once an entry was inserted.
+    /// How many slots it has, 8 bytes each: a power of two, `minimumCapacity` at least once an entry was inserted.
     var capacity: Int { slots.count }
+
+    /// The fewest slots it has once it has any: it starts there and shrinks no further.
+    private static let minimumCapacity = 8
 
     /// The entry of `key`, if any.
     subscript(key: QueryKey) -> QueryCacheEntry? {
@@ -56,7 +59,7 @@ struct EntryTable: Sendable {
             slots[index] = entry
             return
         }
-        if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
+        if (count + 1) * 4 > slots.count * 3 { resize(to: max(Self.minimumCapacity, slots.count * 2)) }
         place(entry)
         count += 1
     }
@@ -79,7 +82,7 @@ struct EntryTable: Sendable {
         }
         slots[hole] = nil
         count -= 1
-        if slots.count > 8, count * 8 <= slots.count { resize(to: slots.count / 2) }
+        if slots.count > Self.minimumCapacity, count * 8 <= slots.count { resize(to: slots.count / 2) }
         return removed
     }
 

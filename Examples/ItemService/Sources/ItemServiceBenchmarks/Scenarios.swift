@@ -38,12 +38,19 @@ func warm(_ url: String, ids: Range<Int>, width: Int = 50, client: BenchmarkClie
     }
 }
 
+/// Calls `body` with each of `services` in each of `turns` rounds, forwards in even rounds and backwards in odd
+/// ones, for services that run side by side: whatever else the host runs falls on each alike, within seconds.
+func takeTurns<Service>(_ turns: Int, _ services: [Service], _ body: (Int, Service) throws -> Void) rethrows {
+    for turn in 0..<turns {
+        for service in turn % 2 == 0 ? services : services.reversed() { try body(turn, service) }
+    }
+}
+
 /// (q) Throughput and p99 latency over 1,000 fresh ids and on one hot id: Loft with its budget (telemetry and
 /// devtools off, as the actor has neither) against the actor; Loft with both on beside it.
 ///
-/// The three services run side by side on one core, each warmed once, and take short turns under wrk, in
-/// alternating order: whatever else the host runs falls on the three alike, within seconds. Each figure is the
-/// mean of a variant's turns (its p99, their median).
+/// The three services run side by side on one core, each warmed once, and take short turns under wrk
+/// (`takeTurns`). Each figure is the mean of a variant's turns (its p99, their median).
 func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
     defer { upstream.stop() }
@@ -63,23 +70,20 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
     }
     var fresh: [String: [Load]] = [:]
     var hot: [String: [Load]] = [:]
-    for turn in 0..<settings.loadTurns {
-        for (name, process) in turn % 2 == 0 ? services : services.reversed() {
-            let url = process.url
-            let spread = try wrk(
-                url, seconds: settings.sliceSeconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
-            let one = try wrk("\(url)/items/7", seconds: settings.sliceSeconds, cpu: 0)
-            guard spread.errors == 0, one.errors == 0 else {
-                throw BenchmarkError.failed("(q) \(name): errors")
-            }
-            // Each turn's figures on the standard error: how far they swing is what the mean hides.
-            FileHandle.standardError.write(
-                Data(
-                    "(q) turn \(turn), \(name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
-                        .utf8))
-            fresh[name, default: []].append(spread)
-            hot[name, default: []].append(one)
+    try takeTurns(settings.loadTurns, services) { turn, service in
+        let (name, url) = (service.name, service.process.url)
+        let spread = try wrk(url, seconds: settings.sliceSeconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
+        let one = try wrk("\(url)/items/7", seconds: settings.sliceSeconds, cpu: 0)
+        guard spread.errors == 0, one.errors == 0 else {
+            throw BenchmarkError.failed("(q) \(name): errors")
         }
+        // Each turn's figures on the standard error: how far they swing is what the mean hides.
+        FileHandle.standardError.write(
+            Data(
+                "(q) turn \(turn), \(name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
+                    .utf8))
+        fresh[name, default: []].append(spread)
+        hot[name, default: []].append(one)
     }
     var rows: [Row] = []
     for (label, turns) in [("1,000 fresh ids", fresh), ("one hot id", hot)] {
@@ -144,52 +148,61 @@ func dedupeScenario(_ settings: Settings, client: BenchmarkClient) async throws 
 /// size after the first 20,000 ids, and the throughput against the same service without a budget.
 ///
 /// The two services run side by side, each warmed with its first 20,000 ids, and take turns of
-/// `churnSliceSeconds` under wrk in alternating order, `churnSeconds` each in all, every turn on ids of its own:
-/// whatever else the host runs falls on both alike, within seconds. Each requests/s is the mean of a service's
-/// turns.
+/// `churnSliceSeconds` under wrk (`takeTurns`), `churnSeconds` each in all, every turn on ids of its own. Each
+/// requests/s is the mean of a service's turns.
 func churnScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "0"])
     defer { upstream.stop() }
     let first = 20_000
     // More ids than a turn can ask for (a turn of 5 s at 100,000 requests/s asks for 500,000).
     let idsPerTurn = 10_000_000
-    var services: [(budget: String, process: Launched)] = []
+    var services: [ChurnedService] = []
     defer { services.forEach { $0.process.stop() } }
-    var early: [String: Int] = [:]
     for budget in ["10000", "none"] {
-        let running = try service(upstream, ["--store", "loft", "--budget", budget, "--telemetry", "off"])
-        services.append((budget, running))
-        try await warm(running.url, ids: 0..<first, width: 64, client: client)
-        early[budget] = running.residentBytes
+        let running = ChurnedService(
+            budget: budget, try service(upstream, ["--store", "loft", "--budget", budget, "--telemetry", "off"]))
+        services.append(running)
+        try await warm(running.process.url, ids: 0..<first, width: 64, client: client)
+        running.early = running.process.residentBytes
     }
-    var loads: [String: [Load]] = [:]
-    for turn in 0..<max(1, settings.churnSeconds / settings.churnSliceSeconds) {
-        for (budget, process) in turn % 2 == 0 ? services : services.reversed() {
-            loads[budget, default: []].append(
-                try wrk(
-                    process.url, seconds: settings.churnSliceSeconds,
-                    script: distinctItemsScript(first: first + turn * idsPerTurn)))
-        }
+    try takeTurns(max(1, settings.churnSeconds / settings.churnSliceSeconds), services) { turn, service in
+        service.turns.append(
+            try wrk(
+                service.process.url, seconds: settings.churnSliceSeconds,
+                script: distinctItemsScript(first: first + turn * idsPerTurn)))
     }
-    let end = Dictionary(uniqueKeysWithValues: services.map { ($0.budget, $0.process.residentBytes) })
-    guard let bounded = loads["10000"], let unbounded = loads["none"], let boundedEarly = early["10000"],
-        let unboundedEarly = early["none"], let boundedEnd = end["10000"], let unboundedEnd = end["none"]
+    guard let bounded = services.first(where: { $0.budget == "10000" }),
+        let unbounded = services.first(where: { $0.budget == "none" })
     else { return [] }
-    let asked = bounded.map { $0.requestsPerSecond * Double(settings.churnSliceSeconds) }.reduce(0, +)
+    let (boundedEnd, unboundedEnd) = (bounded.process.residentBytes, unbounded.process.residentBytes)
+    let asked = bounded.turns.map { $0.requestsPerSecond * Double(settings.churnSliceSeconds) }.reduce(0, +)
     let ids = Int(asked) + first
     return [
         .ratio(
             "(s) \(ids.formatted()) distinct ids, budget 10,000: resident size at the end", Double(boundedEnd),
-            Double(boundedEarly), unit: megabytes, baselineName: "after the first 20,000 ids", atMost: 1.2),
+            Double(bounded.early), unit: megabytes, baselineName: "after the first 20,000 ids", atMost: 1.2),
         .ratio(
-            "(s) distinct ids, budget 10,000: requests/s", Load.mean(of: bounded).requestsPerSecond,
-            Load.mean(of: unbounded).requestsPerSecond, unit: requestsPerSecond, baselineName: "without a budget",
+            "(s) distinct ids, budget 10,000: requests/s", Load.mean(of: bounded.turns).requestsPerSecond,
+            Load.mean(of: unbounded.turns).requestsPerSecond, unit: requestsPerSecond, baselineName: "without a budget",
             atLeast: 0.9),
         Row(
             scenario: "(s) without a budget: resident size at the end", figure: megabytes(Double(unboundedEnd)),
-            baseline: "\(megabytes(Double(unboundedEarly))) after the first 20,000 ids", ratio: nil, target: "—",
+            baseline: "\(megabytes(Double(unbounded.early))) after the first 20,000 ids", ratio: nil, target: "—",
             holds: true),
     ]
+}
+
+/// A service of (s): its budget, its process, its resident size after the first ids, and its turns' figures.
+final class ChurnedService {
+    let budget: String
+    let process: Launched
+    var early = 0
+    var turns: [Load] = []
+
+    init(budget: String, _ process: Launched) {
+        self.budget = budget
+        self.process = process
+    }
 }
 
 /// (t) The upstream failing (HTTP 500) or hanging (10 s) under load: items with data keep being served (stale),
