@@ -100,8 +100,8 @@ public final class LoftTelemetry: Sendable {
 
     // MARK: - Events
 
+    /// Handles `event`; the clock is read only for the events that are timed (a cache hit reads none).
     private func handle(_ event: QueryCacheEvent) {
-        let now = scheduler.now
         switch event {
         case .added:
             changeEntries(by: 1)
@@ -116,9 +116,9 @@ public final class LoftTelemetry: Sendable {
                 "the entries in use exceed the memory budget; nothing more can be evicted",
                 metadata: ["loft.used": "\(used)", "loft.limit": "\(limit)"])
         case .fetchStarted(let key, let reason):
-            fetchStarted(key, reason, at: now)
+            fetchStarted(key, reason, at: scheduler.now)
         case .fetchFinished(let key, let error):
-            fetchFinished(key, error, at: now)
+            fetchFinished(key, error, at: scheduler.now)
         case .fetchRetrying(let key, let failureCount, let error):
             state.withLock { $0.fetches[key]?.failures = failureCount }
             instruments.counter(.retries, key: label(key)).increment()
@@ -126,16 +126,18 @@ public final class LoftTelemetry: Sendable {
                 "fetch attempt failed; retrying",
                 metadata: metadata(key, ["loft.failures": "\(failureCount)", "error": "\(error)"]))
         case .fetchPaused(let key):
+            let now = scheduler.now
             state.withLock { $0.fetches[key]?.pausedSince = now }
             instruments.counter(.pauses, key: label(key)).increment()
         case .fetchContinued(let key):
+            let now = scheduler.now
             state.withLock { state in
                 guard let since = state.fetches[key]?.pausedSince else { return }
                 state.fetches[key]?.paused += since.duration(to: now)
                 state.fetches[key]?.pausedSince = nil
             }
         case .served(let key, let fromCache):
-            instruments.counter(.reads, key: label(key), ["result": fromCache ? "hit" : "miss"]).increment()
+            instruments.reads(key: label(key), isHit: fromCache).increment()
         case .saved(let key):
             instruments.counter(.saves, key: label(key)).increment()
         case .restored(let key):
@@ -148,7 +150,7 @@ public final class LoftTelemetry: Sendable {
                 "changes of other clients may have been missed: every entry is stale",
                 metadata: ["loft.source": "\(source)"])
         case .mutation(let event):
-            mutation(event, at: now)
+            mutation(event, at: scheduler.now)
         case .hostSignal(let signal):
             hostSignal(signal)
         case .updated:

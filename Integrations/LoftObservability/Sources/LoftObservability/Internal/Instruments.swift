@@ -37,17 +37,21 @@ struct Instruments: Sendable {
         let dimensions: [String: String]
     }
 
-    /// The series made so far.
-    private struct Made: Sendable {
-        var counters: [Series: Counter] = [:]
-        var timers: [Series: Timer] = [:]
+    /// A series of `cache_reads_total`: the key's label, and whether the reads it counts are hits.
+    private struct ReadSeries: Hashable, Sendable {
+        let key: String
+        let isHit: Bool
     }
 
     let prefix: String
     let factory: any MetricsFactory
     /// The number of entries in the client's cache.
     let entries: Gauge
-    private let made = Locked(Made())
+    /// The series made so far, each kind behind a lock of its own.
+    private let counters = Locked<[Series: Counter]>([:])
+    private let timers = Locked<[Series: Timer]>([:])
+    /// The read counters, also in `counters`, found by the key's label and the result alone.
+    private let reads = Locked<[ReadSeries: Counter]>([:])
 
     init(_ options: LoftTelemetry.Options) {
         prefix = options.prefix
@@ -57,28 +61,39 @@ struct Instruments: Sendable {
 
     /// The counter of `name` for `key` and `dimensions`, made on first use.
     func counter(_ name: CounterName, key: String, _ dimensions: [String: String] = [:]) -> Counter {
-        kept(Series(name: name.rawValue, key: key, dimensions: dimensions), \.counters) {
+        kept(Series(name: name.rawValue, key: key, dimensions: dimensions), in: counters) {
             Counter(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
+        }
+    }
+
+    /// The counter of `key`'s cache reads that are hits (`isHit`) or misses, made on first use: the counter of
+    /// `.reads` with a `result` of "hit" or "miss". Every cache hit counts into one, so it is found by the label
+    /// and the result alone: found as a `Series` (a dimensions' dictionary made and hashed at each read), it
+    /// cost a hit with telemetry on about as much as the hit itself (row (q) of the item service, "telemetry
+    /// and devtools on").
+    func reads(key: String, isHit: Bool) -> Counter {
+        kept(ReadSeries(key: key, isHit: isHit), in: reads) {
+            counter(.reads, key: key, ["result": isHit ? "hit" : "miss"])
         }
     }
 
     /// The timer of `name` for `key` and `dimensions`, made on first use.
     func timer(_ name: TimerName, key: String, _ dimensions: [String: String] = [:]) -> Timer {
-        kept(Series(name: name.rawValue, key: key, dimensions: dimensions), \.timers) {
+        kept(Series(name: name.rawValue, key: key, dimensions: dimensions), in: timers) {
             Timer(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
         }
     }
 
-    /// The metric of `series` in `kind`, made by `make` (outside the lock: the backend takes its own) if there
+    /// The metric of `series` in `table`, made by `make` (outside the lock: the backend takes its own) if there
     /// is none yet; of two uses that race to make it, both get the first one kept.
-    private func kept<Metric>(
-        _ series: Series, _ kind: WritableKeyPath<Made, [Series: Metric]>, make: () -> Metric
+    private func kept<Name: Hashable, Metric>(
+        _ series: Name, in table: Locked<[Name: Metric]>, make: () -> Metric
     ) -> Metric {
-        if let metric = made.withLock({ $0[keyPath: kind][series] }) { return metric }
+        if let metric = table.withLock({ $0[series] }) { return metric }
         let metric = make()
-        return made.withLock { made in
-            if let first = made[keyPath: kind][series] { return first }
-            made[keyPath: kind][series] = metric
+        return table.withLock { made in
+            if let first = made[series] { return first }
+            made[series] = metric
             return metric
         }
     }
