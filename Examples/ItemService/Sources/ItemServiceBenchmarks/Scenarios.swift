@@ -6,9 +6,12 @@ struct Settings {
     /// Turns of (r): its figures swing by a third from turn to turn, which three turns on a shared machine do
     /// not resolve.
     var dedupeTurns: Int { isQuick ? 1 : 10 }
-    /// Turns of (q), each variant's a slice of `sliceSeconds` per load: its line is 5 % wide, and one slice's
-    /// requests/s on 2 shared cores swing by 10 % and more.
-    var loadTurns: Int { isQuick ? 1 : 20 }
+    /// Turns of (q) per launch of its services, each variant's a slice of `sliceSeconds` per load: its line is
+    /// 5 % wide, and one slice's requests/s on 2 shared cores swing by 10 % and more.
+    var loadTurns: Int { isQuick ? 1 : 4 }
+    /// Launches of (q)'s services: two processes of one binary, warmed alike and loaded in alternating turns,
+    /// differ by up to 7 % for as long as they run; a figure of one launch per variant carried that difference.
+    var loadLaunches: Int { isQuick ? 1 : 6 }
     var sliceSeconds: Int { isQuick ? 1 : 2 }
     var dedupeCallers: Int { isQuick ? 1_000 : 10_000 }
     /// How long each service of (s) churns in all: about 1,000,000 ids in a full sitting (about 3,500 new ids a
@@ -50,7 +53,9 @@ func takeTurns<Service>(_ turns: Int, _ services: [Service], _ body: (Int, Servi
 /// devtools off, as the actor has neither) against the actor; Loft with both on beside it.
 ///
 /// The three services run side by side on one core, each warmed once, and take short turns under wrk
-/// (`takeTurns`). Each figure is the mean of a variant's turns (its p99, their median).
+/// (`takeTurns`). They are launched `loadLaunches` times, each time in another order (the variants rotated), so
+/// that what one process gains or loses from where it landed in memory falls on every variant alike. Each
+/// figure is the mean of a variant's turns over all launches (its p99, their median).
 func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws -> [Row] {
     let upstream = try Launched("Upstream", ["--port", "0", "--delay-ms", "20"])
     defer { upstream.stop() }
@@ -60,30 +65,35 @@ func loadScenario(_ settings: Settings, client: BenchmarkClient) async throws ->
         ("loft", ["--store", "loft", "--budget", "10000", "--telemetry", "off"]),
         ("loft, telemetry and devtools on", ["--store", "loft", "--budget", "10000", "--telemetry", "on"]),
     ]
-    // The services on one core, wrk on the other: neither takes the other's time.
-    var services: [(name: String, process: Launched)] = []
-    defer { services.forEach { $0.process.stop() } }
-    for variant in variants {
-        let running = try service(upstream, common + variant.arguments, cpu: 1)
-        services.append((variant.name, running))
-        try await warm(running.url, ids: 0..<1_000, client: client)
-    }
     var fresh: [String: [Load]] = [:]
     var hot: [String: [Load]] = [:]
-    try takeTurns(settings.loadTurns, services) { turn, service in
-        let (name, url) = (service.name, service.process.url)
-        let spread = try wrk(url, seconds: settings.sliceSeconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
-        let one = try wrk("\(url)/items/7", seconds: settings.sliceSeconds, cpu: 0)
-        guard spread.errors == 0, one.errors == 0 else {
-            throw BenchmarkError.failed("(q) \(name): errors")
+    for launch in 0..<settings.loadLaunches {
+        let first = launch % variants.count
+        let order = variants[first...] + variants[..<first]
+        // The services on one core, wrk on the other: neither takes the other's time.
+        var services: [(name: String, process: Launched)] = []
+        defer { services.forEach { $0.process.stop() } }
+        for variant in order {
+            let running = try service(upstream, common + variant.arguments, cpu: 1)
+            services.append((variant.name, running))
+            try await warm(running.url, ids: 0..<1_000, client: client)
         }
-        // Each turn's figures on the standard error: how far they swing is what the mean hides.
-        FileHandle.standardError.write(
-            Data(
-                "(q) turn \(turn), \(name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
-                    .utf8))
-        fresh[name, default: []].append(spread)
-        hot[name, default: []].append(one)
+        try takeTurns(settings.loadTurns, services) { turn, service in
+            let (name, url) = (service.name, service.process.url)
+            let spread = try wrk(
+                url, seconds: settings.sliceSeconds, script: itemsScript(first: 0, count: 1_000), cpu: 0)
+            let one = try wrk("\(url)/items/7", seconds: settings.sliceSeconds, cpu: 0)
+            guard spread.errors == 0, one.errors == 0 else {
+                throw BenchmarkError.failed("(q) \(name): errors")
+            }
+            // Each turn's figures on the standard error: how far they swing is what the mean hides.
+            FileHandle.standardError.write(
+                Data(
+                    "(q) launch \(launch), turn \(turn), \(name): fresh ids \(Int(spread.requestsPerSecond)) req/s, hot id \(Int(one.requestsPerSecond)) req/s\n"
+                        .utf8))
+            fresh[name, default: []].append(spread)
+            hot[name, default: []].append(one)
+        }
     }
     var rows: [Row] = []
     for (label, turns) in [("1,000 fresh ids", fresh), ("one hot id", hot)] {
