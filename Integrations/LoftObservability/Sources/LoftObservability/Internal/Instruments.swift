@@ -68,9 +68,9 @@ struct Instruments: Sendable {
 
     /// The counter of `key`'s cache reads that are hits (`isHit`) or misses, made on first use: the counter of
     /// `.reads` with a `result` of "hit" or "miss". Every cache hit counts into one, so it is found by the label
-    /// and the result alone: found as a `Series` (a dimensions' dictionary made and hashed at each read), it
-    /// cost a hit with telemetry on about as much as the hit itself (row (q) of the item service, "telemetry
-    /// and devtools on").
+    /// and the result alone: found as a `Series` (a dimensions' dictionary made and hashed at each read, through
+    /// a key path), counting took almost half as much again as the rest of the hit (row (q) of the item
+    /// service, "telemetry and devtools on").
     func reads(key: String, isHit: Bool) -> Counter {
         kept(ReadSeries(key: key, isHit: isHit), in: reads) {
             counter(.reads, key: key, ["result": isHit ? "hit" : "miss"])
