@@ -50,7 +50,7 @@ struct Instruments: Sendable {
     /// The series made so far, each kind behind a lock of its own.
     private let counters = Locked<[Series: Counter]>([:])
     private let timers = Locked<[Series: Timer]>([:])
-    /// The read counters, also in `counters`, found by the key's label and the result alone.
+    /// The counters of `.reads`, by the key's label and the result alone (`reads(key:isHit:)`).
     private let reads = Locked<[ReadSeries: Counter]>([:])
 
     init(_ options: LoftTelemetry.Options) {
@@ -59,21 +59,21 @@ struct Instruments: Sendable {
         entries = Gauge(label: "\(prefix)_entries", dimensions: [], factory: factory)
     }
 
-    /// The counter of `name` for `key` and `dimensions`, made on first use.
+    /// The counter of `name` for `key` and `dimensions`, made on first use (`.reads`: `reads(key:isHit:)`).
     func counter(_ name: CounterName, key: String, _ dimensions: [String: String] = [:]) -> Counter {
         kept(Series(name: name.rawValue, key: key, dimensions: dimensions), in: counters) {
-            Counter(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
+            makeCounter(name, key: key, dimensions)
         }
     }
 
-    /// The counter of `key`'s cache reads that are hits (`isHit`) or misses, made on first use: the counter of
-    /// `.reads` with a `result` of "hit" or "miss". Every cache hit counts into one, so it is found by the label
-    /// and the result alone: found as a `Series` (a dimensions' dictionary made and hashed at each read, through
-    /// a key path), counting took almost half as much again as the rest of the hit (row (q) of the item
-    /// service, "telemetry and devtools on").
+    /// The counter of `key`'s cache reads that are hits (`isHit`) or misses, made on first use: `.reads` with a
+    /// `result` of "hit" or "miss". Every cache hit counts into one, so it is kept by the label and the result
+    /// alone: found as a `Series` (a dimensions' dictionary made and hashed at each read, through a key path),
+    /// counting took almost half as much again as the rest of the hit (row (q) of the item service, "telemetry
+    /// and devtools on").
     func reads(key: String, isHit: Bool) -> Counter {
         kept(ReadSeries(key: key, isHit: isHit), in: reads) {
-            counter(.reads, key: key, ["result": isHit ? "hit" : "miss"])
+            makeCounter(.reads, key: key, ["result": isHit ? "hit" : "miss"])
         }
     }
 
@@ -82,6 +82,11 @@ struct Instruments: Sendable {
         kept(Series(name: name.rawValue, key: key, dimensions: dimensions), in: timers) {
             Timer(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
         }
+    }
+
+    /// A new counter of `name` for `key` and `dimensions`, from the backend.
+    private func makeCounter(_ name: CounterName, key: String, _ dimensions: [String: String]) -> Counter {
+        Counter(label: "\(prefix)_\(name.rawValue)", dimensions: Self.sorted(key, dimensions), factory: factory)
     }
 
     /// The metric of `series` in `table`, made by `make` (outside the lock: the backend takes its own) if there
